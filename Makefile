@@ -1,0 +1,58 @@
+# Three Thirteen by post. `make run` serves the app on the embedded default (SQLite, no Redis);
+# `make test` runs the whole suite (PostgreSQL/Redis when DATABASE_URL/REDIS_URL are set).
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+# A Python >= 3.12: PATH first, then pyenv's versions, newest last-resort.
+FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
+	  p=$$(command -v $$c 2>/dev/null) || continue; \
+	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
+	done; \
+	root=$$(pyenv root 2>/dev/null || echo $$HOME/.pyenv); \
+	for p in $$(ls -d $$root/versions/3.1[2-9]*/bin/python3 2>/dev/null | sort -V -r); do \
+	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
+	done; exit 1
+
+.PHONY: run test lint format bench venv migrate clean
+
+$(PY):
+	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
+	echo "Using $$py"; $$py -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+migrate: $(STAMP)
+	$(PY) manage.py migrate --noinput
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py ensure_bots
+	$(PY) manage.py serve
+
+test: $(STAMP)
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+$(VENV)/.bench-installed: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,bench]'
+	touch $@
+
+bench: $(VENV)/.bench-installed
+	$(PY) -m games.engine.bench
+
+clean:
+	rm -rf $(VENV) var

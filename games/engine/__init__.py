@@ -2,7 +2,40 @@
 
 A game is fully determined by (rules, number of players, seed, actions)."""
 
+from .bots import BOTS, Bot, GreedyBot, RandomBot, get_bot, simulate_game
 from .cards import Card, make_deck, parse_card, parse_cards
 from .rules import Rules
+from .state import (
+    Action,
+    Discard,
+    Draw,
+    GameState,
+    GoOut,
+    MoveRecord,
+    PlayerView,
+    RoundResult,
+    RuleError,
+    SeatResult,
+    action_from_dict,
+)
 
 __all__ = ["Card", "Rules", "make_deck", "parse_card", "parse_cards"]
+__all__ += [
+    "BOTS",
+    "Action",
+    "Bot",
+    "Discard",
+    "Draw",
+    "GameState",
+    "GoOut",
+    "GreedyBot",
+    "MoveRecord",
+    "PlayerView",
+    "RandomBot",
+    "RoundResult",
+    "RuleError",
+    "SeatResult",
+    "action_from_dict",
+    "get_bot",
+    "simulate_game",
+]

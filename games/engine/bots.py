@@ -1,0 +1,117 @@
+"""Computer players. A bot sees exactly what a human in its seat sees: a PlayerView, never the
+state, so it cannot peek at other hands or the stock."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from .rules import Rules
+from .state import (
+    Action,
+    Discard,
+    Draw,
+    GameState,
+    GoOut,
+    PlayerView,
+    RuleError,
+    cached_discard_options,
+)
+
+
+class Bot(Protocol):
+    def choose(self, view: PlayerView, rng: random.Random) -> Action: ...
+
+
+def _require_turn(view: PlayerView) -> None:
+    if not view.legal_actions:
+        raise RuleError("It is not this bot's turn.")
+
+
+class RandomBot:
+    """Any legal action, uniformly."""
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        _require_turn(view)
+        return rng.choice(view.legal_actions)
+
+    def __repr__(self) -> str:
+        return "RandomBot()"
+
+
+class GreedyBot:
+    """Goes out when it can; takes the top discard when that lowers the penalty its hand can get
+    down to, else draws from the stock; discards the card that leaves the least penalty, throwing
+    the costliest card on a tie."""
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        _require_turn(view)
+        if view.phase == "draw":
+            return self._draw(view)
+        return self._discard(view)
+
+    def _draw(self, view: PlayerView) -> Action:
+        seat, top = view.seat, view.top_discard
+        can_take = Draw(seat, "discard") in view.legal_actions
+        can_stock = Draw(seat, "stock") in view.legal_actions
+        if can_take and (not can_stock or self._improves(view, top)):
+            return Draw(seat, "discard")
+        return Draw(seat, "stock")
+
+    @staticmethod
+    def _improves(view: PlayerView, top) -> bool:
+        """Whether hand + top, after the best discard other than the top card's face, leaves
+        less than the hand does now (= discarding the top card again)."""
+        options = cached_discard_options((*view.hand, top), view.wild_rank, view.rules)
+        keep = [
+            penalty
+            for card, penalty in options.items()
+            if (card.rank, card.suit) != (top.rank, top.suit)
+        ]
+        return bool(keep) and min(keep) < options[top]
+
+    def _discard(self, view: PlayerView) -> Action:
+        go_outs = [action for action in view.legal_actions if isinstance(action, GoOut)]
+        if go_outs:
+            return max(go_outs, key=lambda a: (_cost(view.rules, a.card, view.wild_rank), a.card))
+        options = cached_discard_options(view.hand, view.wild_rank, view.rules)
+        discards = [action for action in view.legal_actions if isinstance(action, Discard)]
+        return min(
+            discards,
+            key=lambda a: (
+                options[a.card],
+                -_cost(view.rules, a.card, view.wild_rank),
+                a.card,
+            ),
+        )
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+def _cost(rules: Rules, card, wild_rank: int) -> int:
+    return rules.penalty(card, wild_rank)
+
+
+BOTS: dict[str, Bot] = {"random": RandomBot(), "easy": GreedyBot()}
+
+
+def get_bot(name: str) -> Bot:
+    try:
+        return BOTS[name]
+    except KeyError:
+        raise ValueError(f"no bot named {name!r}; choose from {', '.join(BOTS)}") from None
+
+
+def simulate_game(rules: Rules, players: int, seed: str, bot_names: Sequence[str]) -> GameState:
+    """A whole game between bots (one name per seat), deterministic in `seed`."""
+    if len(bot_names) != players:
+        raise ValueError(f"{players} players need {players} bot names, got {len(bot_names)}")
+    bots = [get_bot(name) for name in bot_names]
+    rng = random.Random(f"{seed}:bots")
+    state = GameState.new(rules, players, seed)
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].choose(state.view(seat), rng))
+    return state

@@ -1,0 +1,735 @@
+"""The game state machine of Three Thirteen: deal, draw, discard, go out, last turns, scoring, and
+what each seat may see.
+
+A game is fully determined by (rules, players, seed, actions): every shuffle draws from a seed
+derived from the game's own seed, never from global randomness, so `GameState.replay` rebuilds any
+game exactly.
+
+House calls made here (RULES.md leaves them open):
+- A card taken from the discard pile may not be thrown back the same turn, and neither may another
+  copy of the same face (with several decks): it would pass the same card back all the same. The
+  hand always holds another face after drawing, so a legal discard always exists.
+- Once somebody has gone out, nobody else "goes out": the last-turn players draw and discard, and
+  one whose hand then melds completely simply scores 0.
+- Redemption: a last-turn player lays down when discarding; the melds and lay-offs are scored at
+  that moment against every meld shown so far, and become shown themselves.
+- Stock empty when a player wants to draw from it: the discard pile below its top card is shuffled
+  into a new stock. If nothing lies below the top card, drawing from the stock is illegal (the
+  discard pile always holds a card at the start of a turn, so a draw is always possible).
+- The turn limit counts completed turns (a discard ends a turn) while nobody has gone out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from .cards import Card, make_deck, shuffled
+from .melds import arrange, discard_options
+from .rules import Rules
+
+STATE_FORMAT = 1
+PHASE_DRAW = "draw"
+PHASE_DISCARD = "discard"
+PHASE_GAME_OVER = "game_over"
+SOURCES = ("stock", "discard")
+
+
+class RuleError(Exception):
+    """An action the rules forbid; the message is for the player and names the rule."""
+
+
+# -- actions ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    seat: int
+    source: Literal["stock", "discard"]
+
+    def to_dict(self) -> dict:
+        return {"type": "draw", "seat": self.seat, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+
+    def to_dict(self) -> dict:
+        return {"type": "discard", "seat": self.seat, "card": self.card.token}
+
+
+@dataclass(frozen=True, slots=True)
+class GoOut:
+    seat: int
+    card: Card
+
+    def to_dict(self) -> dict:
+        return {"type": "go_out", "seat": self.seat, "card": self.card.token}
+
+
+Action = Draw | Discard | GoOut
+
+
+def action_from_dict(data: Mapping) -> Action:
+    """The inverse of `action.to_dict()`; junk raises RuleError."""
+    try:
+        kind, seat = data["type"], data["seat"]
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise TypeError
+        if kind == "draw":
+            if data["source"] not in SOURCES:
+                raise ValueError
+            return Draw(seat, data["source"])
+        if kind in ("discard", "go_out"):
+            card = Card.from_token(data["card"])
+            return Discard(seat, card) if kind == "discard" else GoOut(seat, card)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        pass
+    raise RuleError("That is not a move of this game.")
+
+
+# -- solver access, memoized: bots and the state ask the same questions about the same hand -------
+
+
+@lru_cache(maxsize=4096)
+def _options_for(hand: tuple[Card, ...], wild_rank: int, rules: Rules) -> dict[Card, int]:
+    return discard_options(list(hand), wild_rank, rules)
+
+
+def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -> dict[Card, int]:
+    """`melds.discard_options`, remembered per hand. The result is shared: do not mutate it."""
+    return _options_for(tuple(sorted(hand)), wild_rank, rules)
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+
+def _tokens(cards: Iterable[Card]) -> list[str]:
+    return [card.token for card in cards]
+
+
+def _cards(tokens: Iterable[str]) -> list[Card]:
+    return [Card.from_token(token) for token in tokens]
+
+
+def _melds_to_json(melds: Iterable[Iterable[Card]]) -> list[list[str]]:
+    return [_tokens(meld) for meld in melds]
+
+
+def _melds_from_json(data: Iterable[Iterable[str]]) -> tuple[tuple[Card, ...], ...]:
+    return tuple(tuple(_cards(meld)) for meld in data)
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """Cards laid off (redemption) onto the `meld`-th meld shown by `seat`."""
+
+    seat: int
+    meld: int
+    cards: tuple[Card, ...]
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "meld": self.meld, "cards": _tokens(self.cards)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Layoff:
+        return cls(data["seat"], data["meld"], tuple(_cards(data["cards"])))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """One seat's round: its own melds, lay-offs and deadwood partition `hand`."""
+
+    penalty: int  # after the round multiplier
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    layoffs: tuple[Layoff, ...]
+    hand: tuple[Card, ...]
+
+    def to_dict(self) -> dict:
+        return {
+            "penalty": self.penalty,
+            "melds": _melds_to_json(self.melds),
+            "deadwood": _tokens(self.deadwood),
+            "layoffs": [layoff.to_dict() for layoff in self.layoffs],
+            "hand": _tokens(self.hand),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> SeatResult:
+        return cls(
+            penalty=data["penalty"],
+            melds=_melds_from_json(data["melds"]),
+            deadwood=tuple(_cards(data["deadwood"])),
+            layoffs=tuple(Layoff.from_dict(item) for item in data["layoffs"]),
+            hand=tuple(_cards(data["hand"])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    round_index: int
+    hand_size: int
+    wild_rank: int
+    went_out: int | None  # None: the round hit the turn limit
+    multiplier: int
+    seats: tuple[SeatResult, ...]
+
+    @property
+    def penalties(self) -> list[int]:
+        return [seat.penalty for seat in self.seats]
+
+    def to_dict(self) -> dict:
+        return {
+            "round_index": self.round_index,
+            "hand_size": self.hand_size,
+            "wild_rank": self.wild_rank,
+            "went_out": self.went_out,
+            "multiplier": self.multiplier,
+            "seats": [seat.to_dict() for seat in self.seats],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> RoundResult:
+        return cls(
+            round_index=data["round_index"],
+            hand_size=data["hand_size"],
+            wild_rank=data["wild_rank"],
+            went_out=data["went_out"],
+            multiplier=data["multiplier"],
+            seats=tuple(SeatResult.from_dict(item) for item in data["seats"]),
+        )
+
+
+# -- what an action did ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRecord:
+    seat: int
+    type: Literal["draw", "discard", "go_out"]
+    source: str | None  # "stock" or "discard" for a draw
+    card: Card  # the card drawn or discarded
+    round_index: int
+    action_index: int  # 0-based position of this action in the game
+    melds: tuple[tuple[Card, ...], ...] = ()  # shown with this action (go out; redemption lay-down)
+    layoffs: tuple[Layoff, ...] = ()  # redemption lay-offs made with this action
+    reshuffled: bool = False  # the discard pile was shuffled into a new stock before this draw
+    round_ended: bool = False
+    game_over: bool = False
+
+    def public_for(self, viewer_seat: int | None) -> dict:
+        """The record as `viewer_seat` may see it: a stock draw's card only for the drawer."""
+        hidden = self.type == "draw" and self.source == "stock" and viewer_seat != self.seat
+        return {
+            "seat": self.seat,
+            "type": self.type,
+            "source": self.source,
+            "card": None if hidden else self.card.token,
+            "round_index": self.round_index,
+            "action_index": self.action_index,
+            "melds": _melds_to_json(self.melds),
+            "layoffs": [layoff.to_dict() for layoff in self.layoffs],
+            "reshuffled": self.reshuffled,
+            "round_ended": self.round_ended,
+            "game_over": self.game_over,
+        }
+
+    def to_dict(self) -> dict:
+        """Everything, the drawn card included: for the mover or for storage, never for others."""
+        return self.public_for(self.seat)
+
+
+# -- what a seat may see ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Exactly what `seat` may see (None: a spectator): never another hand of the current round,
+    nor the stock, nor the discard pile below its top card."""
+
+    seat: int | None
+    rules: Rules
+    players: int
+    round_index: int
+    round_count: int
+    hand_size: int
+    wild_rank: int
+    dealer: int
+    to_move: int | None
+    phase: str
+    hand: tuple[Card, ...] | None
+    top_discard: Card | None
+    stock_size: int
+    card_counts: tuple[int, ...]
+    shown_melds: tuple[tuple[tuple[Card, ...], ...], ...]
+    went_out: int | None
+    last_turns: bool
+    drawn_from_discard: Card | None
+    scores: tuple[tuple[int, ...], ...]  # per finished round, per seat (after multiplier)
+    round_results: tuple[RoundResult, ...]  # finished rounds, revealed at their end
+    totals: tuple[int, ...]
+    is_over: bool
+    winners: tuple[int, ...]
+    legal_actions: tuple[Action, ...] = field(default=())
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.to_move
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "round_index": self.round_index,
+            "round_count": self.round_count,
+            "hand_size": self.hand_size,
+            "wild_rank": self.wild_rank,
+            "dealer": self.dealer,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hand": None if self.hand is None else _tokens(self.hand),
+            "top_discard": None if self.top_discard is None else self.top_discard.token,
+            "stock_size": self.stock_size,
+            "card_counts": list(self.card_counts),
+            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
+            "went_out": self.went_out,
+            "last_turns": self.last_turns,
+            "drawn_from_discard": (
+                None if self.drawn_from_discard is None else self.drawn_from_discard.token
+            ),
+            "scores": [list(round_scores) for round_scores in self.scores],
+            "round_results": [result.to_dict() for result in self.round_results],
+            "totals": list(self.totals),
+            "is_over": self.is_over,
+            "winners": list(self.winners),
+            "legal_actions": [action.to_dict() for action in self.legal_actions],
+        }
+
+
+# -- the state machine -----------------------------------------------------------------------------
+
+
+class GameState:
+    """A game in progress. Mutable: `apply` changes it in place. Tests may set hands, stock and
+    discard_pile directly to build a situation."""
+
+    def __init__(self, rules: Rules, players: int, seed: str, first_dealer: int):
+        rules.deck_count(players)  # validates the number of players
+        self.rules = rules
+        self.players = players
+        self.seed = seed
+        self.first_dealer = first_dealer
+        self.round_index = 0
+        self.to_move: int | None = None
+        self.phase = PHASE_DRAW
+        self.hands: list[list[Card]] = [[] for _ in range(players)]
+        self.stock: list[Card] = []
+        self.discard_pile: list[Card] = []
+        self.went_out: int | None = None
+        self.shown_melds: list[list[list[Card]]] = [[] for _ in range(players)]
+        self.drawn_from_discard: Card | None = None
+        self.turns_played = 0  # completed turns this round
+        self.reshuffles = 0  # stock rebuilt from the discard pile this round
+        self.pending_results: list[SeatResult | None] = [None] * players  # redemption lay-downs
+        self.round_results: list[RoundResult] = []
+        self.totals = [0] * players
+        self.winners: list[int] = []
+        self.action_count = 0
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, players: int, seed: str) -> GameState:
+        first_dealer = random.Random(f"{seed}:dealer").randrange(players)
+        state = cls(rules, players, seed, first_dealer)
+        state._deal()
+        return state
+
+    @classmethod
+    def replay(cls, rules: Rules, players: int, seed: str, actions: Iterable[Action]) -> GameState:
+        state = cls.new(rules, players, seed)
+        for action in actions:
+            state.apply(action)
+        return state
+
+    def _deal(self) -> None:
+        deck = make_deck(self.rules.deck_count(self.players), self.rules.jokers)
+        stock = shuffled(deck, f"{self.seed}:round:{self.round_index}")
+        first = (self.dealer + 1) % self.players
+        self.hands = [[] for _ in range(self.players)]
+        for _ in range(self.hand_size):  # one card at a time, starting left of the dealer
+            for offset in range(self.players):
+                self.hands[(first + offset) % self.players].append(stock.pop())
+        self.discard_pile = [stock.pop()]
+        self.stock = stock
+        self.to_move = first
+        self.phase = PHASE_DRAW
+        self.went_out = None
+        self.shown_melds = [[] for _ in range(self.players)]
+        self.drawn_from_discard = None
+        self.turns_played = 0
+        self.reshuffles = 0
+        self.pending_results = [None] * self.players
+
+    # -- derived facts -----------------------------------------------------------------------
+    @property
+    def round_count(self) -> int:
+        return self.rules.round_count
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_sizes[self.round_index]
+
+    @property
+    def wild_rank(self) -> int:
+        return self.rules.wild_rank_for(self.hand_size)
+
+    @property
+    def dealer(self) -> int:
+        return (self.first_dealer + self.round_index) % self.players
+
+    @property
+    def last_turns(self) -> bool:
+        return self.went_out is not None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == PHASE_GAME_OVER
+
+    def _is_thrown_back(self, card: Card) -> bool:
+        taken = self.drawn_from_discard
+        return taken is not None and card.rank == taken.rank and card.suit == taken.suit
+
+    def _can_draw_from_stock(self) -> bool:
+        return bool(self.stock) or len(self.discard_pile) > 1
+
+    def _going_out_cards(self, hand: Sequence[Card]) -> list[Card]:
+        options = cached_discard_options(hand, self.wild_rank, self.rules)
+        return [card for card in hand if options[card] == 0 and not self._is_thrown_back(card)]
+
+    # -- legal actions -----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The actions of the seat to move (none once the game is over)."""
+        seat = self.to_move
+        if self.phase == PHASE_DRAW:
+            actions: list[Action] = []
+            if self._can_draw_from_stock():
+                actions.append(Draw(seat, "stock"))
+            if self.discard_pile:
+                actions.append(Draw(seat, "discard"))
+            return actions
+        if self.phase == PHASE_DISCARD:
+            hand = self.hands[seat]
+            actions = [Discard(seat, card) for card in hand if not self._is_thrown_back(card)]
+            if not self.last_turns:
+                actions += [GoOut(seat, card) for card in self._going_out_cards(hand)]
+            return actions
+        return []
+
+    def _check(self, action: Action) -> None:
+        """Raise RuleError unless `action` is legal now; changes nothing."""
+        if self.is_over:
+            raise RuleError("The game is over.")
+        if not isinstance(action, Draw | Discard | GoOut):
+            raise RuleError("That is not a move of this game.")
+        if action.seat != self.to_move:
+            raise RuleError("It is not your turn.")
+        if isinstance(action, Draw):
+            if self.phase != PHASE_DRAW:
+                raise RuleError("You have already drawn this turn: now discard a card.")
+            if action.source == "stock":
+                if not self._can_draw_from_stock():
+                    raise RuleError(
+                        "The stock is empty and there is nothing to shuffle into it: "
+                        "draw from the discard pile."
+                    )
+            elif action.source == "discard":
+                if not self.discard_pile:
+                    raise RuleError("The discard pile is empty.")
+            else:
+                raise RuleError("Draw from the stock or from the discard pile.")
+            return
+        if self.phase != PHASE_DISCARD:
+            raise RuleError("Draw a card first, from the stock or the discard pile.")
+        if action.card not in self.hands[action.seat]:
+            raise RuleError(f"You do not hold the {action.card}.")
+        if self._is_thrown_back(action.card):
+            raise RuleError("You may not throw back the card you just took from the discard pile.")
+        if isinstance(action, GoOut):
+            if self.last_turns:
+                raise RuleError(
+                    "A player has already gone out this round: discard to finish your last turn."
+                )
+            if action.card not in self._going_out_cards(self.hands[action.seat]):
+                raise RuleError(
+                    "You cannot go out: the rest of your hand must form melds "
+                    f"once the {action.card} is discarded."
+                )
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except RuleError:
+            return False
+        return True
+
+    # -- applying actions --------------------------------------------------------------------
+    def apply(self, action: Action) -> MoveRecord:
+        """Play `action` for its seat, or raise RuleError and change nothing."""
+        self._check(action)
+        index = self.action_count
+        self.action_count += 1
+        if isinstance(action, Draw):
+            return self._draw(action, index)
+        return self._discard(action, index)
+
+    def _draw(self, action: Draw, index: int) -> MoveRecord:
+        reshuffled = False
+        if action.source == "stock":
+            if not self.stock:
+                self._reshuffle()
+                reshuffled = True
+            card = self.stock.pop()
+            self.drawn_from_discard = None
+        else:
+            card = self.discard_pile.pop()
+            self.drawn_from_discard = card
+        self.hands[action.seat].append(card)
+        self.phase = PHASE_DISCARD
+        return MoveRecord(
+            seat=action.seat,
+            type="draw",
+            source=action.source,
+            card=card,
+            round_index=self.round_index,
+            action_index=index,
+            reshuffled=reshuffled,
+        )
+
+    def _reshuffle(self) -> None:
+        below_top, top = self.discard_pile[:-1], self.discard_pile[-1]
+        seed = f"{self.seed}:round:{self.round_index}:reshuffle:{self.reshuffles}"
+        self.stock = shuffled(below_top, seed)
+        self.discard_pile = [top]
+        self.reshuffles += 1
+
+    def _discard(self, action: Discard | GoOut, index: int) -> MoveRecord:
+        seat, card = action.seat, action.card
+        hand = self.hands[seat]
+        melds: tuple[tuple[Card, ...], ...] = ()
+        layoffs: tuple[Layoff, ...] = ()
+        hand.remove(card)
+        self.discard_pile.append(card)
+        self.drawn_from_discard = None
+        self.turns_played += 1
+        round_index = self.round_index
+        if isinstance(action, GoOut):
+            self.went_out = seat
+            melds = tuple(tuple(meld) for meld in arrange(hand, self.wild_rank, self.rules).melds)
+            self.shown_melds[seat] = [list(meld) for meld in melds]
+        elif self.last_turns and self.rules.redemption:
+            result = self._lay_down(seat)
+            melds, layoffs = result.melds, result.layoffs
+        next_seat = (seat + 1) % self.players
+        round_over = (self.last_turns and next_seat == self.went_out) or (
+            not self.last_turns and self.turns_played >= self.rules.turn_limit * self.players
+        )
+        if round_over:
+            self._end_round()
+        else:
+            self.to_move = next_seat
+            self.phase = PHASE_DRAW
+        return MoveRecord(
+            seat=seat,
+            type="go_out" if isinstance(action, GoOut) else "discard",
+            source=None,
+            card=card,
+            round_index=round_index,
+            action_index=index,
+            melds=melds,
+            layoffs=layoffs,
+            round_ended=round_over,
+            game_over=self.is_over,
+        )
+
+    def _lay_down(self, seat: int) -> SeatResult:
+        """Redemption: score `seat`'s last turn against every meld shown so far, and show its
+        melds and lay-offs."""
+        table: list[tuple[int, int]] = [
+            (owner, i) for owner in range(self.players) for i in range(len(self.shown_melds[owner]))
+        ]
+        table_melds = [self.shown_melds[owner][i] for owner, i in table]
+        result = self._seat_result(seat, table_melds, table)
+        for layoff in result.layoffs:
+            self.shown_melds[layoff.seat][layoff.meld].extend(layoff.cards)
+        self.shown_melds[seat] = [list(meld) for meld in result.melds]
+        self.pending_results[seat] = result
+        return result
+
+    def _seat_result(
+        self,
+        seat: int,
+        table_melds: Sequence[Sequence[Card]] = (),
+        table: Sequence[tuple[int, int]] = (),
+    ) -> SeatResult:
+        hand = self.hands[seat]
+        arrangement = arrange(hand, self.wild_rank, self.rules, table_melds=table_melds)
+        multiplier = self.rules.round_multiplier(self.wild_rank)
+        layoffs = tuple(
+            Layoff(table[meld_index][0], table[meld_index][1], tuple(cards))
+            for meld_index, cards in arrangement.layoffs
+        )
+        return SeatResult(
+            penalty=arrangement.penalty * multiplier,
+            melds=tuple(tuple(meld) for meld in arrangement.melds),
+            deadwood=tuple(arrangement.deadwood),
+            layoffs=layoffs,
+            hand=tuple(hand),
+        )
+
+    def _end_round(self) -> None:
+        seats = []
+        for seat in range(self.players):
+            if seat == self.went_out:
+                melds = tuple(tuple(meld) for meld in self._own_melds(seat))
+                seats.append(SeatResult(0, melds, (), (), tuple(self.hands[seat])))
+            elif self.pending_results[seat] is not None:
+                seats.append(self.pending_results[seat])
+            else:
+                seats.append(self._seat_result(seat))
+        result = RoundResult(
+            round_index=self.round_index,
+            hand_size=self.hand_size,
+            wild_rank=self.wild_rank,
+            went_out=self.went_out,
+            multiplier=self.rules.round_multiplier(self.wild_rank),
+            seats=tuple(seats),
+        )
+        self.round_results.append(result)
+        for seat, seat_result in enumerate(seats):
+            self.totals[seat] += seat_result.penalty
+        if self.round_index + 1 < self.round_count:
+            self.round_index += 1
+            self._deal()
+        else:
+            self._finish()
+
+    def _own_melds(self, seat: int) -> list[list[Card]]:
+        """The melds `seat` showed, without cards others laid off onto them."""
+        own = set(self.hands[seat])
+        return [[card for card in meld if card in own] for meld in self.shown_melds[seat]]
+
+    def _finish(self) -> None:
+        self.phase = PHASE_GAME_OVER
+        self.to_move = None
+        self.drawn_from_discard = None
+        best = min(self.totals)
+        self.winners = [seat for seat, total in enumerate(self.totals) if total == best]
+
+    # -- views -------------------------------------------------------------------------------
+    def view(self, seat: int | None) -> PlayerView:
+        if seat is not None and not (
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
+        ):
+            raise RuleError("There is no such seat in this game.")
+        my_turn = seat is not None and seat == self.to_move
+        return PlayerView(
+            seat=seat,
+            rules=self.rules,
+            players=self.players,
+            round_index=self.round_index,
+            round_count=self.round_count,
+            hand_size=self.hand_size,
+            wild_rank=self.wild_rank,
+            dealer=self.dealer,
+            to_move=self.to_move,
+            phase=self.phase,
+            hand=None if seat is None else tuple(self.hands[seat]),
+            top_discard=self.discard_pile[-1] if self.discard_pile else None,
+            stock_size=len(self.stock),
+            card_counts=tuple(len(hand) for hand in self.hands),
+            shown_melds=tuple(tuple(tuple(meld) for meld in melds) for melds in self.shown_melds),
+            went_out=self.went_out,
+            last_turns=self.last_turns,
+            drawn_from_discard=self.drawn_from_discard,
+            scores=tuple(tuple(result.penalties) for result in self.round_results),
+            round_results=tuple(self.round_results),
+            totals=tuple(self.totals),
+            is_over=self.is_over,
+            winners=tuple(self.winners),
+            legal_actions=tuple(self.legal_actions()) if my_turn else (),
+        )
+
+    # -- serialization -----------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "players": self.players,
+            "seed": self.seed,
+            "first_dealer": self.first_dealer,
+            "round_index": self.round_index,
+            "to_move": self.to_move,
+            "phase": self.phase,
+            "hands": [_tokens(hand) for hand in self.hands],
+            "stock": _tokens(self.stock),
+            "discard_pile": _tokens(self.discard_pile),
+            "went_out": self.went_out,
+            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
+            "drawn_from_discard": (
+                None if self.drawn_from_discard is None else self.drawn_from_discard.token
+            ),
+            "turns_played": self.turns_played,
+            "reshuffles": self.reshuffles,
+            "pending_results": [
+                None if result is None else result.to_dict() for result in self.pending_results
+            ],
+            "round_results": [result.to_dict() for result in self.round_results],
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+            "action_count": self.action_count,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> GameState:
+        if data.get("format") != STATE_FORMAT:
+            raise ValueError(f"unknown game state format {data.get('format')!r}")
+        state = cls(Rules.from_dict(data["rules"]), data["players"], data["seed"], 0)
+        state.first_dealer = data["first_dealer"]
+        state.round_index = data["round_index"]
+        state.to_move = data["to_move"]
+        state.phase = data["phase"]
+        state.hands = [_cards(hand) for hand in data["hands"]]
+        state.stock = _cards(data["stock"])
+        state.discard_pile = _cards(data["discard_pile"])
+        state.went_out = data["went_out"]
+        state.shown_melds = [[_cards(meld) for meld in melds] for melds in data["shown_melds"]]
+        taken = data["drawn_from_discard"]
+        state.drawn_from_discard = None if taken is None else Card.from_token(taken)
+        state.turns_played = data["turns_played"]
+        state.reshuffles = data["reshuffles"]
+        state.pending_results = [
+            None if item is None else SeatResult.from_dict(item) for item in data["pending_results"]
+        ]
+        state.round_results = [RoundResult.from_dict(item) for item in data["round_results"]]
+        state.totals = list(data["totals"])
+        state.winners = list(data["winners"])
+        state.action_count = data["action_count"]
+        return state
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<GameState {self.players}p round {self.round_index + 1}/{self.round_count} "
+            f"{self.phase} to_move={self.to_move} actions={self.action_count}>"
+        )

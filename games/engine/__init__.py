@@ -4,6 +4,7 @@ A game is fully determined by (rules, number of players, seed, actions)."""
 
 from .bots import BOTS, Bot, GreedyBot, RandomBot, get_bot, simulate_game
 from .cards import Card, make_deck, parse_card, parse_cards
+from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
 from .rules import Rules
 from .state import (
     Action,
@@ -39,3 +40,4 @@ __all__ += [
     "get_bot",
     "simulate_game",
 ]
+__all__ += ["Arrangement", "arrange", "can_go_out", "discard_options", "is_meld"]

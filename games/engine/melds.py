@@ -1,0 +1,432 @@
+"""The meld solver: the least penalty a hand can leave, and an arrangement that leaves it.
+
+Method (exact):
+
+- Wilds (jokers and every card of the wild rank) are interchangeable inside melds, so the search
+  runs over the *naturals* only and counts wilds. The cheapest wilds are the ones left over, so
+  the cost of `k` left-over wilds is the sum of the `k` cheapest wild penalties.
+- Naturals are packed into a multiset bitmask (one small counter per (suit, rank)). The search
+  takes the lowest natural left and tries every way to place it: deadwood, a meld it forms with
+  higher naturals (plus the fewest wilds that make it legal), or a lay-off onto a table meld
+  (redemption). Results are memoized on (naturals left, wilds left, spare wild room, table melds
+  already extended).
+- Every meld records the fewest wilds it needs and how many more it could take ("slack": a run
+  at most 13 long, the per-meld cap). Wilds left at the end fill slack (and, when allowed,
+  all-wild melds); whatever does not fit is deadwood. Slack is tracked capped at the wilds left,
+  which is exact because slack only grows and wilds only shrink along a search path.
+- Dominance keeps the candidate melds few without losing optimality: a set of 6+ naturals splits
+  into two sets, and a run whose naturals span 6+ ranks splits into two runs, never needing more
+  wilds and always leaving more room. So sets hold at most 5 naturals and runs span at most 5
+  ranks; a single natural with two wilds is listed once (as a set, which has the most room).
+- A run never holds two cards of one rank, so with aces high it may be Q-K-A or A-2-3 but not
+  A..K..A: it is at most 13 long either way (RULES.md: "never both ends").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations, pairwise, product
+
+from .cards import SUITS, Card
+from .rules import Rules
+
+MAX_RUN = 13
+MAX_SET_NATURALS = 5
+MAX_RUN_SPAN = 5
+UNLIMITED = 1 << 20
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    melds: list[list[Card]]
+    deadwood: list[Card]
+    penalty: int
+    layoffs: list[tuple[int, list[Card]]] = field(default_factory=list)
+
+
+# -- meld legality -------------------------------------------------------------------------------
+
+
+def _run_span(ranks: set[int] | frozenset[int], aces_high: bool) -> int:
+    """The fewest consecutive ranks that hold `ranks` (distinct, ace = 1), ace low or high."""
+    lo, hi = min(ranks), max(ranks)
+    span = hi - lo + 1
+    if aces_high and lo == 1 and len(ranks) > 1:
+        second = min(r for r in ranks if r != 1)
+        span = min(span, 15 - second)
+    return span
+
+
+def is_meld(cards: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
+    n = len(cards)
+    if n < 3:
+        return False
+    naturals = [c for c in cards if not rules.is_wild(c, wild_rank)]
+    wilds = n - len(naturals)
+    if rules.max_wilds_per_meld is not None and wilds > rules.max_wilds_per_meld:
+        return False
+    if not naturals:
+        return rules.all_wild_melds
+    ranks = {c.rank for c in naturals}
+    if len(ranks) == 1:
+        return True
+    if len({c.suit for c in naturals}) != 1 or len(ranks) != len(naturals):
+        return False
+    return n <= MAX_RUN and _run_span(ranks, rules.aces_high) <= n
+
+
+def _order_run(naturals: list[Card], wilds: list[Card], aces_high: bool) -> list[Card]:
+    """Lay a run out in rank order: wilds in the gaps, then above (or else below) the naturals."""
+    ranks = {c.rank for c in naturals}
+    high = aces_high and 1 in ranks and _run_span(ranks, True) < max(ranks) - min(ranks) + 1
+
+    def pos(card: Card) -> int:
+        return 14 if high and card.rank == 1 else card.rank
+
+    placed = sorted(naturals, key=pos)
+    spare = list(wilds)
+    out = [placed[0]]
+    for prev, card in pairwise(placed):
+        out.extend(spare.pop() for _ in range(pos(card) - pos(prev) - 1))
+        out.append(card)
+    top = 14 if high or (aces_high and 1 not in ranks) else 13
+    above = min(len(spare), top - pos(placed[-1]))
+    below = len(spare) - above
+    return [spare.pop() for _ in range(below)] + out + [spare.pop() for _ in range(above)]
+
+
+# -- the search ----------------------------------------------------------------------------------
+
+
+class _Table:
+    """What the shown melds of other players can take (redemption)."""
+
+    def __init__(self, meld: Sequence[Card], wild_rank: int | None, rules: Rules):
+        if not is_meld(meld, wild_rank, rules):
+            raise ValueError(f"not a meld on the table: {' '.join(map(str, meld))}")
+        cap = rules.max_wilds_per_meld
+        self.naturals = [c for c in meld if not rules.is_wild(c, wild_rank)]
+        self.size = len(meld)
+        self.wilds = self.size - len(self.naturals)
+        self.wild_room = UNLIMITED if cap is None else cap - self.wilds
+        ranks = {c.rank for c in self.naturals}
+        self.set_rank = next(iter(ranks)) if len(ranks) == 1 else None
+        self.is_pure_set = len(ranks) == 1 and len(self.naturals) >= 2
+        suits = {c.suit for c in self.naturals}
+        self.can_run = len(ranks) == len(self.naturals) and len(suits) <= 1
+        self.run_ranks = frozenset(ranks) if self.can_run else frozenset()
+        self.run_suit = self.naturals[0].suit if self.naturals and self.can_run else None
+        if self.set_rank is not None or not self.naturals:
+            self.slack0 = self.wild_room  # a set (or all-wild meld) takes any number of wilds
+        else:
+            self.slack0 = min(MAX_RUN - self.size, self.wild_room)
+
+
+class _Solver:
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        wild_rank: int | None,
+        rules: Rules,
+        table_melds: Sequence[Sequence[Card]] = (),
+    ):
+        self.rules = rules
+        self.wild_rank = wild_rank
+        self.cap = rules.max_wilds_per_meld
+        naturals = [c for c in hand if not rules.is_wild(c, wild_rank)]
+        self.wild_cards = sorted(
+            (c for c in hand if rules.is_wild(c, wild_rank)),
+            key=lambda c: (rules.penalty(c, wild_rank), c),
+        )
+        self.cards_of: dict[int, list[Card]] = {}
+        for c in sorted(naturals):
+            self.cards_of.setdefault(_type_index(c), []).append(c)
+        counts = {t: len(cs) for t, cs in self.cards_of.items()}
+        bits = max(counts.values(), default=1).bit_length()
+        self.fw = fw = bits + 1
+        self.guard = sum(1 << (t * fw + bits) for t in range(52))
+        self.root = sum(n << (t * fw) for t, n in counts.items())
+        self.pen = [0] * 52
+        for t, cs in self.cards_of.items():
+            self.pen[t] = rules.penalty(cs[0], wild_rank)
+        self.tables = [_Table(m, wild_rank, rules) for m in table_melds]
+        # Pure sets on the table take any natural of their rank, whatever else happens.
+        self.free_table: dict[int, int] = {}
+        base_slack = 0
+        for i, tb in enumerate(self.tables):
+            if tb.is_pure_set:
+                base_slack += tb.slack0
+                for suit in range(4):
+                    self.free_table.setdefault(suit * 13 + tb.set_rank - 1, i)
+        for t in self.free_table:
+            self.pen[t] = 0
+        self.general = [i for i, tb in enumerate(self.tables) if not tb.is_pure_set]
+        self.base_slack = base_slack
+        self.cands: dict[int, list[tuple]] = {t: [] for t in counts}
+        self._own_candidates(counts)
+        self._table_candidates(counts)
+        self.set_wilds(self.wild_cards)
+
+    def set_wilds(self, wild_cards: list[Card]) -> None:
+        """Choose the wilds the hand holds (sorted cheapest first); resets the memo."""
+        self.wilds = wild_cards
+        self.leftover_cost = [0]
+        for c in wild_cards:
+            cost = self.rules.penalty(c, self.wild_rank)
+            self.leftover_cost.append(self.leftover_cost[-1] + cost)
+        self.memo: dict = {}
+
+    # -- candidate melds, grouped by their lowest natural ---------------------------------------
+    def _delta(self, picks: dict[int, int]) -> int:
+        return sum(n << (t * self.fw) for t, n in picks.items())
+
+    def _meld_room(self, need: int, length_room: int) -> int | None:
+        """Slack of a meld needing `need` wilds, or None if the per-meld cap forbids it."""
+        if self.cap is None:
+            return length_room
+        if need > self.cap:
+            return None
+        return min(length_room, self.cap - need)
+
+    def _own_candidates(self, counts: dict[int, int]) -> None:
+        for t in counts:
+            suit, rank = divmod(t, 13)
+            rank += 1
+            # sets: t and same-rank naturals of later suits
+            same = [s * 13 + rank - 1 for s in range(suit + 1, 4) if s * 13 + rank - 1 in counts]
+            for extra in product(*(range(counts[u] + 1) for u in same)):
+                for own in range(1, counts[t] + 1):
+                    n = own + sum(extra)
+                    if n > MAX_SET_NATURALS:
+                        continue
+                    need = max(0, 3 - n)
+                    slack = self._meld_room(need, UNLIMITED)
+                    if slack is None:
+                        continue
+                    picks = {t: own} | {u: k for u, k in zip(same, extra, strict=True) if k}
+                    self.cands[t].append((self._delta(picks), need, slack, -1, 0, picks, "set"))
+            # runs: t as lowest natural, distinct higher ranks of its suit within span 5
+            windows = [(rank, [r for r in range(rank + 1, rank + MAX_RUN_SPAN) if r <= 13])]
+            if rank == 1 and self.rules.aces_high:
+                windows.append((14, list(range(10, 14))))
+            for _, others in windows:
+                present = [r for r in others if suit * 13 + r - 1 in counts]
+                for k in range(1, len(present) + 1):
+                    for combo in combinations(present, k):
+                        ranks = {rank, *combo}
+                        span = _run_span(ranks, self.rules.aces_high)
+                        if span > MAX_RUN_SPAN:
+                            continue
+                        need = max(3, span) - len(ranks)
+                        slack = self._meld_room(need, MAX_RUN - max(3, span))
+                        if slack is None:
+                            continue
+                        picks = {suit * 13 + r - 1: 1 for r in ranks}
+                        self.cands[t].append((self._delta(picks), need, slack, -1, 0, picks, "run"))
+
+    def _table_candidates(self, counts: dict[int, int]) -> None:
+        for i in self.general:
+            tb = self.tables[i]
+            bit = 1 << i
+            options: list[tuple[dict[int, int], int, int]] = []
+            set_ranks = [tb.set_rank] if tb.set_rank is not None else []
+            if not tb.naturals:
+                set_ranks = list(range(1, 14))
+            for rank in set_ranks:
+                types = [s * 13 + rank - 1 for s in range(4) if s * 13 + rank - 1 in counts]
+                for ks in product(*(range(counts[u] + 1) for u in types)):
+                    if sum(ks):
+                        picks = {u: k for u, k in zip(types, ks, strict=True) if k}
+                        options.append((picks, 0, tb.wild_room))
+            if tb.can_run:
+                suits = [SUITS.index(tb.run_suit)] if tb.run_suit else range(4)
+                for suit in suits:
+                    free = [
+                        r
+                        for r in range(1, 14)
+                        if r not in tb.run_ranks and suit * 13 + r - 1 in counts
+                    ]
+                    for k in range(1, len(free) + 1):
+                        for combo in combinations(free, k):
+                            if not tb.naturals and len(combo) == 1:
+                                continue  # a lone natural onto wilds is the set case above
+                            ranks = tb.run_ranks | set(combo)
+                            length = tb.size + k
+                            need = max(0, _run_span(ranks, self.rules.aces_high) - length)
+                            if length + need > MAX_RUN or need > tb.wild_room:
+                                continue
+                            slack = min(MAX_RUN - length - need, tb.wild_room - need)
+                            options.append(({suit * 13 + r - 1: 1 for r in combo}, need, slack))
+            for picks, need, slack in options:
+                low = min(picks)
+                self.cands[low].append((self._delta(picks), need, slack, i, bit, picks, "layoff"))
+
+    # -- the memoized search ---------------------------------------------------------------------
+    def solve(self, state: int, w: int, s: int, mask: int) -> int:
+        key = (state, w, s, mask)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit[0]
+        if state == 0:
+            cost = self.leftover_cost[w - self._absorb(w, s, mask)[0]]
+            self.memo[key] = (cost, None)
+            return cost
+        fw = self.fw
+        t = ((state & -state).bit_length() - 1) // fw
+        best = self.pen[t] + self.solve(state - (1 << (t * fw)), w, s, mask)
+        choice = None
+        guarded = state | self.guard
+        guard = self.guard
+        for cand in self.cands[t]:
+            delta, need, slack, _, bit, _, _ = cand
+            if need > w or bit & mask or (guarded - delta) & guard != guard:
+                continue
+            w2 = w - need
+            s2 = min(s + slack, w2)
+            cost = self.solve(state - delta, w2, s2, mask | bit)
+            if cost < best:
+                best, choice = cost, cand
+                if best == 0:
+                    break
+        self.memo[key] = (best, choice)
+        return best
+
+    def _absorb(self, w: int, s: int, mask: int) -> tuple[int, int]:
+        """(wilds placed, of which in all-wild melds) for `w` wilds left over and slack `s`."""
+        room = s + sum(self.tables[i].slack0 for i in self.general if not mask >> i & 1)
+        best = (min(w, room), 0)
+        cap = self.cap
+        if self.rules.all_wild_melds and (cap is None or cap >= 3):
+            for y in range(3, w + 1):
+                groups = -(-y // cap) if cap else 1
+                if y >= 3 * groups:
+                    placed = y + min(w - y, room)
+                    if placed > best[0]:
+                        best = (placed, y)
+        return best
+
+    def start(self) -> tuple[int, int, int, int]:
+        w = len(self.wilds)
+        return (self.root, w, min(self.base_slack, w), 0)
+
+    # -- turning the search back into cards -------------------------------------------------------
+    def arrangement(self, state: int, w: int, s: int, mask: int) -> Arrangement:
+        penalty = self.solve(state, w, s, mask)
+        pools = {t: list(cs) for t, cs in self.cards_of.items()}
+        # kind, naturals, wilds needed, slack, table index
+        melds: list[tuple[str, list[Card], int, int, int]] = []
+        lays: dict[int, list[Card]] = {}
+        deadwood: list[Card] = []
+        fw = self.fw
+        while state:
+            _, choice = self.memo[(state, w, s, mask)]
+            t = ((state & -state).bit_length() - 1) // fw
+            if choice is None:
+                card = pools[t].pop(0)
+                if self.pen[t] == 0 and t in self.free_table:
+                    lays.setdefault(self.free_table[t], []).append(card)
+                else:
+                    deadwood.append(card)
+                state -= 1 << (t * fw)
+                continue
+            delta, need, slack, table, bit, picks, kind = choice
+            cards = [pools[u].pop(0) for u, k in sorted(picks.items()) for _ in range(k)]
+            if kind == "layoff":
+                lays.setdefault(table, []).extend(cards)
+            melds.append((kind, cards, need, slack, table))
+            state -= delta
+            w -= need
+            s = min(s + slack, w)
+            mask |= bit
+        placed, all_wild = self._absorb(w, s, mask)
+        wilds = list(self.wilds)  # cheapest first
+        leftover = len(wilds) - (sum(m[2] for m in melds) + placed)
+        deadwood.extend(wilds[:leftover])
+        melded_wilds = wilds[leftover:][::-1]  # the dearest
+        own: list[list[Card]] = []
+        extra = placed - all_wild
+        rooms: list[tuple[int, int]] = []  # (slack, index in melds or -1-table)
+        for k, (_, _, _, slack, _) in enumerate(melds):
+            rooms.append((slack, k))
+        for i in self.general:
+            if not mask >> i & 1:
+                rooms.append((self.tables[i].slack0, -1 - i))
+        for i, tb in enumerate(self.tables):
+            if tb.is_pure_set:
+                rooms.append((tb.slack0, -1 - i))
+        given = {k: 0 for _, k in rooms}
+        for slack, k in rooms:
+            take = min(slack, extra)
+            given[k] += take
+            extra -= take
+        for k, (kind, cards, need, _, table) in enumerate(melds):
+            mine = [melded_wilds.pop() for _ in range(need + given[k])]
+            if kind == "layoff":
+                lays[table].extend(mine)
+            elif kind == "run":
+                own.append(_order_run(cards, mine, self.rules.aces_high))
+            else:
+                own.append(cards + mine)
+        for k, n in given.items():
+            if k < 0 and n:
+                lays.setdefault(-1 - k, []).extend(melded_wilds.pop() for _ in range(n))
+        if all_wild:
+            cap = self.cap or all_wild
+            groups = -(-all_wild // cap)
+            for g in range(groups):
+                size = all_wild // groups + (1 if g < all_wild % groups else 0)
+                own.append([melded_wilds.pop() for _ in range(size)])
+        assert not melded_wilds
+        layoffs = [(i, lays[i]) for i in sorted(lays) if lays[i]]
+        return Arrangement(own, deadwood, penalty, layoffs)
+
+
+def _type_index(card: Card) -> int:
+    return SUITS.index(card.suit) * 13 + card.rank - 1
+
+
+# -- the public API ------------------------------------------------------------------------------
+
+
+def arrange(
+    hand: Sequence[Card],
+    wild_rank: int | None,
+    rules: Rules,
+    table_melds: Sequence[Sequence[Card]] = (),
+) -> Arrangement:
+    """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
+    that leaves the least penalty."""
+    solver = _Solver(hand, wild_rank, rules, table_melds)
+    return solver.arrangement(*solver.start())
+
+
+def discard_options(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> dict[Card, int]:
+    """For each card of a hand just after drawing: the least penalty the other cards leave if it
+    is discarded. One search shares its memo across every natural discarded; discarding a wild
+    changes only which wilds are left, so each kind of wild shares one more memo."""
+    solver = _Solver(hand, wild_rank, rules)
+    result: dict[Card, int] = {}
+    root, w, s, mask = solver.start()
+    fw = solver.fw
+    for t, cards in solver.cards_of.items():
+        value = solver.solve(root - (1 << (t * fw)), w, s, mask)
+        for c in cards:
+            result[c] = value
+    all_wilds = solver.wilds
+    by_penalty: dict[int, list[Card]] = {}
+    for c in all_wilds:
+        by_penalty.setdefault(rules.penalty(c, wild_rank), []).append(c)
+    for cards in by_penalty.values():
+        gone = all_wilds.index(cards[0])
+        solver.set_wilds(all_wilds[:gone] + all_wilds[gone + 1 :])
+        value = solver.solve(root, w - 1, min(solver.base_slack, w - 1), mask)
+        for c in cards:
+            result[c] = value
+    return result
+
+
+def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> list[Card]:
+    """The cards whose discard leaves every other card of `hand` in melds."""
+    options = discard_options(hand, wild_rank, rules)
+    return [c for c in hand if options[c] == 0]

@@ -1,0 +1,35 @@
+"""Writes for accounts."""
+
+from django.utils.translation import gettext as _
+
+from .models import User
+
+# The bot accounts every installation has; the engine's bot registry plays them.
+BOT_ACCOUNTS = {
+    "easy": "Easy Bot",
+    "random": "Random Bot",
+}
+
+
+def bots_ensure() -> list[User]:
+    """Create the bot accounts that are missing; idempotent."""
+    bots = []
+    for kind, display_name in BOT_ACCOUNTS.items():
+        user, _created = User.objects.get_or_create(
+            is_bot=True,
+            bot_kind=kind,
+            defaults={"username": f"bot-{kind}", "display_name": display_name},
+        )
+        if user.has_usable_password():
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
+        bots.append(user)
+    return bots
+
+
+def user_signup(*, username: str, password: str, email: str = "", display_name: str = "") -> User:
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValueError(_("That name is taken."))
+    return User.objects.create_user(
+        username=username, password=password, email=email, display_name=display_name
+    )

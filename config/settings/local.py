@@ -1,0 +1,9 @@
+"""The embedded default: SQLite, no Redis, mail in var/mail. What `make run` uses."""
+
+from .base import *  # noqa: F403
+from .base import BROKER_DIR, VAR_DIR, env_bool
+
+DEBUG = env_bool("DEBUG", True)
+SECRET_KEY = SECRET_KEY or "local-development-only-not-secret"  # noqa: F405
+for folder in (VAR_DIR, STATIC_ROOT, BROKER_DIR / "queue", BROKER_DIR / "control"):  # noqa: F405
+    folder.mkdir(parents=True, exist_ok=True)

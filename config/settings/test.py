@@ -1,0 +1,21 @@
+"""Tests: PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set, SQLite otherwise."""
+
+import os
+
+from .base import *  # noqa: F403
+from .base import REDIS_URL
+
+SECRET_KEY = "test-only-not-secret"
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+if not os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+# Without Redis, tasks go to an in-memory broker that no worker reads: tests call them directly.
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_TRANSPORT_OPTIONS = {}
+CELERY_BEAT_SCHEDULE = {}

@@ -1,0 +1,67 @@
+import os
+import subprocess
+import sys
+
+import pytest
+from django.urls import reverse
+
+from config.celery import app as celery_app
+
+pytestmark = pytest.mark.django_db
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_home_page_serves_htmx_from_this_site_and_csrf_in_hx_headers(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "/static/django_htmx/htmx" in html
+    assert "https://" not in html.split("<body")[0]  # nothing from a CDN in <head>
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html
+    assert "content-security-policy" in {k.lower() for k in response.headers}
+
+
+def test_healthz_reports_database_and_broker(client):
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"]["ok"] is True
+    assert body["broker"]["ok"] is True
+
+
+def test_healthz_is_503_when_the_broker_does_not_answer(client, monkeypatch):
+    monkeypatch.setattr(celery_app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    response = client.get(reverse("healthz"))
+    assert response.status_code == 503
+    body = response.json()
+    assert body["broker"]["ok"] is False
+    assert body["database"]["ok"] is True
+
+
+def _check_production(env_extra):
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    env.update(
+        {"DJANGO_SETTINGS_MODULE": "config.settings.production", "ALLOWED_HOSTS": "example.org"}
+    )
+    env.update(env_extra)
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = _check_production({})
+    assert result.returncode != 0
+    assert "SECRET_KEY" in result.stderr
+
+
+def test_production_passes_check_deploy_without_warnings():
+    result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

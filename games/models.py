@@ -1,4 +1,184 @@
+"""Games, seats, moves and round results. The engine snapshot in Game.state is a cache: the moves
+rebuild it exactly (games.services.game_rebuild_state)."""
+
+import secrets
+
+from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+TIME_PER_MOVE_DAYS = (1, 2, 3, 5, 7, 14)
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_seed() -> str:
+    return secrets.token_hex(16)
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        ACTIVE = "active", _("In play")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    rules = models.JSONField(help_text="games.engine.Rules.to_dict()")
+    seat_count = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, default=new_seed)
+    invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
+    is_public = models.BooleanField(default=True, help_text="Listed in the lobby.")
+    time_per_move_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_timeouts = models.PositiveSmallIntegerField(default=3)
+    state = models.JSONField(
+        null=True, blank=True, help_text="GameState.to_dict() after `version` moves"
+    )
+    version = models.PositiveIntegerField(default=0, help_text="Moves applied so far.")
+    to_move_seat = models.SmallIntegerField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(seat_count__gte=2, seat_count__lte=8), name="game_seat_count_2_to_8"
+            ),
+            models.CheckConstraint(
+                condition=Q(time_per_move_days__isnull=True)
+                | Q(time_per_move_days__in=TIME_PER_MOVE_DAYS),
+                name="game_time_per_move_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "active", "finished", "cancelled"]),
+                name="game_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="open", state__isnull=True, version=0)
+                | Q(status="cancelled", state__isnull=True)
+                | Q(
+                    status__in=["active", "finished"], state__isnull=False, started_at__isnull=False
+                ),
+                name="game_state_iff_started",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="finished", finished_at__isnull=False)
+                | ~Q(status="finished") & Q(finished_at__isnull=True),
+                name="game_finished_at_iff_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(to_move_seat__isnull=True)
+                | Q(to_move_seat__gte=0, to_move_seat__lt=F("seat_count")),
+                name="game_to_move_is_a_seat",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "deadline"]),
+            models.Index(fields=["status", "is_public", "-created_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # The player's own card order (tokens), kept between visits; "suit"/"rank" sort or manual.
+    hand_order = models.JSONField(default=list, blank=True)
+    hand_sort = models.CharField(max_length=8, default="suit")
+    # The game version the player last saw: "what the others did since my last visit".
+    seen_version = models.PositiveIntegerField(default=0)
+    resigned = models.BooleanField(default=False)
+    autopilot = models.BooleanField(default=False, help_text="A bot plays a timed-out seat.")
+    timeouts = models.PositiveSmallIntegerField(default=0)
+    final_total = models.IntegerField(null=True, blank=True)
+    final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),
+            models.CheckConstraint(condition=Q(index__lt=8), name="seat_index_below_8"),
+            models.CheckConstraint(
+                condition=Q(hand_sort__in=["suit", "rank", "manual"]), name="seat_hand_sort_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(final_rank__isnull=True) | Q(final_rank__gte=1),
+                name="seat_rank_from_1",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} seat {self.index}"
+
+
+class Move(models.Model):
+    """One action, in order. (game, seq) is unique: two racing moves cannot both be number n."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField(help_text="0-based position in the game's action log")
+    seat = models.PositiveSmallIntegerField()
+    round_index = models.PositiveSmallIntegerField()
+    action = models.JSONField(help_text="engine Action.to_dict()")
+    record = models.JSONField(help_text="engine MoveRecord.to_dict(): private to the mover")
+    by_bot = models.BooleanField(default=False, help_text="Played by a bot or autopilot.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq"),
+            models.CheckConstraint(condition=Q(seat__lt=8), name="move_seat_below_8"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.seq}"
+
+
+class RoundScore(models.Model):
+    """One seat's result for one round: for scoresheets and statistics."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="round_scores")
+    round_index = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="round_scores"
+    )
+    hand_size = models.PositiveSmallIntegerField()
+    wild_rank = models.PositiveSmallIntegerField()
+    penalty = models.PositiveIntegerField()
+    went_out = models.BooleanField()
+    melds = models.JSONField()
+    deadwood = models.JSONField()
+
+    class Meta:
+        ordering = ["game", "round_index", "seat"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "round_index", "seat"], name="roundscore_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(went_out=False) | Q(penalty=0), name="roundscore_out_scores_zero"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} round {self.round_index + 1} seat {self.seat}: {self.penalty}"
 
 
 class Heartbeat(models.Model):

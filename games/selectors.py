@@ -1,11 +1,32 @@
-"""Reads."""
+"""Reads: what pages show. Table data is built from the engine's PlayerView only, so a card the
+viewer may not see never reaches a template."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
 
 from django.db import connection
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from kombu import Connection
 
+from accounts.models import User
 from config.celery import app as celery_app
 
-from .models import Heartbeat
+from .engine import GameState, Rules, arrange, discard_options
+from .engine.cards import Card
+from .models import Game, Heartbeat, Move, Seat
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_PLURALS = {
+    1: "Aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 8: "8s", 9: "9s",
+    10: "10s", 11: "Jacks", 12: "Queens", 13: "Kings",
+}  # fmt: skip
+
+
+# -- health ----------------------------------------------------------------------------------
 
 
 def database_status() -> dict:
@@ -33,3 +54,355 @@ def broker_status() -> dict:
 
 def worker_last_seen(name: str = "worker"):
     return Heartbeat.objects.filter(name=name).values_list("seen_at", flat=True).first()
+
+
+# -- cards -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    token: str
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    wild: bool
+    label: str  # "7♥"
+    name: str  # "7 of hearts", for screen readers
+
+
+def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
+    if card.is_joker:
+        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker"))
+    rank = RANK_NAMES.get(card.rank, str(card.rank))
+    symbol = SUIT_SYMBOLS[card.suit]
+    return CardInfo(
+        token=card.token,
+        rank=rank,
+        suit=card.suit,
+        symbol=symbol,
+        red=card.suit in "HD",
+        wild=card.rank == wild_rank,
+        label=f"{rank}{symbol}",
+        name=f"{rank} of {SUIT_NAMES[card.suit]}",
+    )
+
+
+def cards_info(cards, wild_rank=None) -> list[CardInfo]:
+    return [card_info(card, wild_rank) for card in cards]
+
+
+def rank_plural(rank: int) -> str:
+    return _(RANK_PLURALS[rank])
+
+
+def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
+    """The player's order: by suit, by rank, or their own (new cards at the end). Wilds last."""
+    mode = seat.hand_sort if seat else "suit"
+    if mode == "manual" and seat is not None:
+        position = {token: i for i, token in enumerate(seat.hand_order)}
+        return sorted(hand, key=lambda c: position.get(c.token, len(position)))
+
+    def key(card: Card):
+        wild = card.is_joker or card.rank == wild_rank
+        suit = "SHCDJ".index(card.suit)
+        return (wild, suit, card.rank) if mode == "suit" else (wild, card.rank, suit)
+
+    return sorted(hand, key=key)
+
+
+# -- lists -----------------------------------------------------------------------------------
+
+
+def dashboard(user: User) -> dict:
+    seats = Seat.objects.filter(user=user).select_related("game")
+    active = [s for s in seats if s.game.status == Game.Status.ACTIVE]
+    my_turn = [s for s in active if s.game.to_move_seat == s.index and not s.resigned]
+    far_future = "9999"
+    my_turn.sort(key=lambda s: (s.game.deadline is None, s.game.deadline or far_future))
+    waiting = [s for s in active if s not in my_turn]
+    waiting.sort(key=lambda s: s.game.turn_started_at or s.game.started_at, reverse=True)
+    open_games = [s for s in seats if s.game.status == Game.Status.OPEN]
+    finished = sorted(
+        (s for s in seats if s.game.status == Game.Status.FINISHED),
+        key=lambda s: s.game.finished_at,
+        reverse=True,
+    )[:20]
+    return {"my_turn": my_turn, "waiting": waiting, "open_games": open_games, "finished": finished}
+
+
+def lobby(user: User) -> list[Game]:
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+        .prefetch_related("seats__user")
+        .select_related("created_by")
+        .order_by("-created_at")[:50]
+    )
+    return [g for g in games if len(g.seats.all()) < g.seat_count]
+
+
+def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
+    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    if game is None:
+        return None, None
+    seat = None
+    if user.is_authenticated:
+        seat = game.seats.filter(user=user).first()
+    return game, seat
+
+
+def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> bool:
+    return seat is not None or game.is_public or invite_code == game.invite_code
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    """The switches that differ from the defaults, in words."""
+    words = []
+    if rules.rounds == "extended":
+        words.append(_("Extended: 13 rounds, aces then 2s wild"))
+    if rules.rounds == "up_and_down":
+        words.append(_("Up and down: 22 rounds"))
+    if rules.aces_high:
+        words.append(_("Aces high or low"))
+    if rules.face_cards_by_rank:
+        words.append(_("J Q K cost 11 12 13"))
+    if rules.wild_penalty:
+        words.append(_("Left-over wilds cost %(n)s") % {"n": rules.wild_penalty})
+    if rules.max_wilds_per_meld == 1:
+        words.append(_("One wild per meld"))
+    if rules.all_wild_melds:
+        words.append(_("All-wild melds"))
+    if rules.jokers:
+        words.append(_("Jokers"))
+    if rules.double_face_rounds:
+        words.append(_("Double face rounds"))
+    if rules.redemption:
+        words.append(_("Redemption"))
+    return words or [_("Standard rules")]
+
+
+# -- the table -------------------------------------------------------------------------------
+
+
+def describe_move(record: dict, names: list[str], wild_rank: int | None) -> str:
+    """One line of history, from a record already filtered for its viewer (public_for)."""
+    who = names[record["seat"]]
+    card = record["card"]
+    label = card_info(Card.from_token(card), wild_rank).label if card else None
+    if record["type"] == "draw":
+        if record["source"] == "discard":
+            return _("%(who)s took the %(card)s from the discard pile") % {
+                "who": who,
+                "card": label,
+            }
+        if label:
+            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": label}
+        return _("%(who)s drew from the stock") % {"who": who}
+    if record["type"] == "go_out":
+        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": label}
+    return _("%(who)s discarded the %(card)s") % {"who": who, "card": label}
+
+
+def table(game: Game, seat: Seat | None) -> dict:
+    """Everything the table shows `seat` (None: a spectator), from its PlayerView alone."""
+    state = GameState.from_dict(game.state)
+    index = seat.index if seat else None
+    view = state.view(index)
+    del state  # from here on, only the view
+    seats = list(game.seats.select_related("user").order_by("index"))
+    names = [s.user.name for s in seats]
+    wild = view.wild_rank
+    players = []
+    for s in seats:
+        players.append(
+            {
+                "seat": s,
+                "name": s.user.name,
+                "is_me": s.index == index,
+                "is_bot": s.user.is_bot,
+                "cards": view.card_counts[s.index],
+                "total": view.totals[s.index],
+                "to_move": view.to_move == s.index,
+                "dealer": view.dealer == s.index,
+                "went_out": view.went_out == s.index,
+                "melds": [cards_info(meld, wild) for meld in view.shown_melds[s.index]],
+            }
+        )
+    hand = go_out = hint = None
+    can_draw = {"stock": False, "discard": False}
+    if view.hand is not None:
+        ordered = sort_hand(view.hand, seat, wild)
+        legal = view.legal_actions
+        can_draw = {
+            source: any(a.to_dict() == {"type": "draw", "seat": index, "source": source}
+                        for a in legal)
+            for source in ("stock", "discard")
+        }  # fmt: skip
+        discardable = {a.card.token for a in legal if a.to_dict()["type"] == "discard"}
+        go_out = {a.card.token for a in legal if a.to_dict()["type"] == "go_out"}
+        hand = [
+            {"card": card_info(c, wild), "discardable": c.token in discardable,
+             "goes_out": c.token in go_out, "just_drawn": False}
+            for c in ordered
+        ]  # fmt: skip
+        hint = _hint(view.hand, wild, view.rules, view.phase == "discard")
+    since = []
+    if seat is not None and seat.seen_version < game.version:
+        moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
+        for move in moves.order_by("seq")[:60]:
+            record = public_record(move.record, index)
+            since.append(describe_move(record, names, None))
+    last_round = None
+    if view.round_results:
+        result = view.round_results[-1]
+        last_round = {
+            "number": result.round_index + 1,
+            "wild": rank_plural(result.wild_rank),
+            "went_out": names[result.went_out] if result.went_out is not None else None,
+            # Open the summary while the new round is young: a turn each at most.
+            "fresh": view.is_over
+            or Move.objects.filter(game=game, round_index=view.round_index).count()
+            < 2 * view.players,
+            "seats": [
+                {"name": names[i], "penalty": r.penalty,
+                 "melds": [cards_info(m, result.wild_rank) for m in r.melds],
+                 "deadwood": cards_info(r.deadwood, result.wild_rank),
+                 "layoffs": [cards_info(lo.cards, result.wild_rank) for lo in r.layoffs]}
+                for i, r in enumerate(result.seats)
+            ],
+        }  # fmt: skip
+    return {
+        "game": game,
+        "view": view,
+        "me": seat,
+        "players": players,
+        "names": names,
+        "hand": hand,
+        "can_draw": can_draw,
+        "can_go_out": bool(go_out),
+        "hint": hint,
+        "top_discard": card_info(view.top_discard, wild) if view.top_discard else None,
+        "wild_name": rank_plural(wild),
+        "round_number": view.round_index + 1,
+        "since": since,
+        "last_round": last_round,
+        "scoresheet": scoresheet(view),
+        "ranking": ranking(game, seats) if view.is_over else None,
+        "my_turn": view.my_turn and not (seat and seat.resigned),
+        "to_move_name": names[view.to_move] if view.to_move is not None else None,
+        "rules_summary": rules_summary(view.rules),
+    }
+
+
+def public_record(record: dict, viewer: int | None) -> dict:
+    """A stored record as `viewer` may see it (a stock draw's card only for the drawer)."""
+    if record["type"] == "draw" and record["source"] == "stock" and record["seat"] != viewer:
+        return {**record, "card": None}
+    return record
+
+
+def _hint(hand, wild_rank, rules, after_draw: bool) -> dict:
+    """The best arrangement of the player's own hand, and its penalty; after drawing, the best
+    discard first."""
+    discard = None
+    cards = list(hand)
+    if after_draw and len(cards) > 1:
+        options = discard_options(cards, wild_rank, rules)
+        discard = min(options, key=lambda c: (options[c], -rules.penalty(c, wild_rank)))
+        cards.remove(discard)
+    best = arrange(cards, wild_rank, rules)
+    return {
+        "discard": card_info(discard, wild_rank) if discard else None,
+        "melds": [cards_info(m, wild_rank) for m in best.melds],
+        "deadwood": cards_info(best.deadwood, wild_rank),
+        "penalty": best.penalty,
+    }
+
+
+def scoresheet(view) -> dict:
+    rows = []
+    running = [0] * view.players
+    for result in view.round_results:
+        running = [a + b for a, b in zip(running, result.penalties, strict=True)]
+        rows.append(
+            {
+                "number": result.round_index + 1,
+                "wild": rank_plural(result.wild_rank),
+                "cells": [
+                    {"penalty": p, "out": result.went_out == i, "total": running[i]}
+                    for i, p in enumerate(result.penalties)
+                ],
+            }
+        )
+    return {"rows": rows, "totals": list(view.totals)}
+
+
+def ranking(game: Game, seats: list[Seat]) -> list[dict]:
+    ordered = sorted(seats, key=lambda s: (s.final_rank or 99, s.index))
+    return [
+        {"rank": s.final_rank, "name": s.user.name, "total": s.final_total, "resigned": s.resigned,
+         "winner": s.final_rank == 1}
+        for s in ordered
+    ]  # fmt: skip
+
+
+def history(game: Game, seat: Seat | None) -> list[dict]:
+    """Every move, as the viewer may see it; all cards once the game is over."""
+    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    over = game.status == Game.Status.FINISHED
+    viewer = seat.index if seat else None
+    rows = []
+    for move in Move.objects.filter(game=game).order_by("seq"):
+        record = move.record if over else public_record(move.record, viewer)
+        rows.append(
+            {
+                "seq": move.seq + 1,
+                "round": move.round_index + 1,
+                "text": describe_move(record, names, None),
+                "at": move.created_at,
+                "by_bot": move.by_bot,
+            }
+        )
+    return rows
+
+
+def replay_step(game: Game, step: int) -> dict:
+    """The whole table after `step` moves, every hand shown: for finished games only."""
+    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("action", flat=True))
+    step = max(0, min(step, len(moves)))
+    from .engine import action_from_dict
+
+    state = GameState.replay(
+        Rules.from_dict(game.rules),
+        game.seat_count,
+        game.seed,
+        (action_from_dict(a) for a in moves[:step]),
+    )
+    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    wild = state.wild_rank
+    hands = [
+        {"name": names[i], "cards": cards_info(sort_hand(h, None, wild), wild),
+         "to_move": state.to_move == i, "total": state.totals[i]}
+        for i, h in enumerate(state.hands)
+    ]  # fmt: skip
+    last = None
+    if step:
+        record = Move.objects.get(game=game, seq=step - 1).record
+        last = describe_move(record, names, None)
+    return {
+        "step": step,
+        "steps": len(moves),
+        "round_number": state.round_index + 1,
+        "wild_name": rank_plural(wild),
+        "hands": hands,
+        "top_discard": card_info(state.discard_pile[-1], wild) if state.discard_pile else None,
+        "stock_size": len(state.stock),
+        "totals": state.totals,
+        "last": last,
+        "names": names,
+    }
+
+
+def waiting_text(game: Game) -> str:
+    free = game.seat_count - game.seats.count()
+    return ngettext("%(n)d seat free", "%(n)d seats free", free) % {"n": free}

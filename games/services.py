@@ -1,12 +1,428 @@
-"""The only writers of game data."""
+"""The only writers of game data. Every move locks its game row first, re-checks the version the
+player saw, applies the action through the engine, appends the move and saves the snapshot in one
+transaction; tasks are enqueued on commit."""
 
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
-from .models import Heartbeat
+from accounts.models import User
+
+from .engine import Action, Discard, Draw, GameState, GoOut, RuleError, Rules, parse_card
+from .engine.cards import Card
+from .models import TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
+
+
+class GameError(Exception):
+    """A player's mistake or a request that cannot be honoured; the message is for the player."""
+
+    status = 400
+
+    def __init__(self, message: str, *, status: int | None = None):
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class StaleVersion(GameError):
+    status = 409
 
 
 def heartbeat_record(*, name: str) -> Heartbeat:
-    heartbeat, _ = Heartbeat.objects.update_or_create(
+    heartbeat, _created = Heartbeat.objects.update_or_create(
         name=name, defaults={"seen_at": timezone.now()}
     )
     return heartbeat
+
+
+# -- locking ---------------------------------------------------------------------------------
+
+
+def _lock_game(game_id: int) -> Game:
+    """Lock the game row for the rest of the transaction (the one lock every write takes first)."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise GameError(_("There is no such game."), status=404) from None
+
+
+def _seat_of(game: Game, user: User) -> Seat:
+    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise GameError(_("You have no seat at this game."), status=403)
+    return seat
+
+
+# -- before the start ------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_create(
+    *,
+    creator: User,
+    rules: Rules,
+    seat_count: int,
+    time_per_move_days: int | None = None,
+    is_public: bool = True,
+    bot_kind: str | None = None,
+) -> Game:
+    """A new game with its creator in seat 0; `bot_kind` fills every other seat with that bot."""
+    try:
+        rules.deck_count(seat_count)
+    except ValueError:
+        raise GameError(_("A game has 2 to 8 players.")) from None
+    if time_per_move_days is not None and time_per_move_days not in TIME_PER_MOVE_DAYS:
+        raise GameError(_("Choose a time per move from the list."))
+    game = Game.objects.create(
+        created_by=creator,
+        rules=rules.to_dict(),
+        seat_count=seat_count,
+        time_per_move_days=time_per_move_days,
+        is_public=is_public,
+    )
+    Seat.objects.create(game=game, index=0, user=creator)
+    if bot_kind:
+        game_fill_with_bots(game_id=game.pk, user=creator, bot_kind=bot_kind)
+    return game
+
+
+def _require_open(game: Game) -> None:
+    if game.status != Game.Status.OPEN:
+        raise GameError(_("This game has already started or ended."), status=409)
+
+
+def _free_index(game: Game) -> int:
+    taken = set(game.seats.values_list("index", flat=True))
+    free = [i for i in range(game.seat_count) if i not in taken]
+    if not free:
+        raise GameError(_("This game is full."), status=409)
+    return free[0]
+
+
+@transaction.atomic
+def game_join(*, game_id: int, user: User) -> Seat:
+    game = _lock_game(game_id)
+    _require_open(game)
+    if user.is_bot:
+        raise GameError(_("Bots join through the game's creator."), status=403)
+    if game.seats.filter(user=user).exists():
+        raise GameError(_("You already have a seat at this game."), status=409)
+    try:
+        with transaction.atomic():
+            return Seat.objects.create(game=game, index=_free_index(game), user=user)
+    except IntegrityError:
+        raise GameError(_("That seat was just taken; try again."), status=409) from None
+
+
+@transaction.atomic
+def game_leave(*, game_id: int, user: User) -> Game:
+    """Leave before the start; the creator leaving cancels the game."""
+    game = _lock_game(game_id)
+    _require_open(game)
+    seat = _seat_of(game, user)
+    if game.created_by_id == user.pk:
+        game.status = Game.Status.CANCELLED
+        game.save(update_fields=["status"])
+    else:
+        seat.delete()
+    return game
+
+
+def _require_creator(game: Game, user: User) -> None:
+    if game.created_by_id != user.pk:
+        raise GameError(_("Only the game's creator can do that."), status=403)
+
+
+@transaction.atomic
+def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
+    """Give every empty seat to a bot of `bot_kind`."""
+    from .engine import BOTS
+
+    game = _lock_game(game_id)
+    _require_open(game)
+    _require_creator(game, user)
+    if bot_kind not in BOTS:
+        raise GameError(_("There is no such bot."))
+    bot = User.objects.filter(is_bot=True, bot_kind=bot_kind).first()
+    if bot is None:
+        from accounts.services import bots_ensure
+
+        bot = next(b for b in bots_ensure() if b.bot_kind == bot_kind)
+    seats = []
+    taken = set(game.seats.values_list("index", flat=True))
+    bot_seated = game.seats.filter(user=bot).exists()
+    for index in range(game.seat_count):
+        if index in taken:
+            continue
+        # One account per bot kind, but a bot may hold several seats: seats of the same bot kind
+        # after the first use that kind's numbered sibling accounts.
+        seat_user = bot if not bot_seated else _bot_sibling(bot, len(seats) + 1)
+        seats.append(Seat.objects.create(game=game, index=index, user=seat_user))
+        bot_seated = True
+    return seats
+
+
+def _bot_sibling(bot: User, number: int) -> User:
+    """A further account for the same bot kind, so that one game can seat it several times."""
+    kind = f"{bot.bot_kind}-{number + 1}"
+    sibling, _created = User.objects.get_or_create(
+        is_bot=True,
+        bot_kind=kind,
+        defaults={"username": f"bot-{kind}", "display_name": f"{bot.display_name} {number + 1}"},
+    )
+    return sibling
+
+
+@transaction.atomic
+def game_start(*, game_id: int, user: User) -> Game:
+    game = _lock_game(game_id)
+    _require_open(game)
+    _require_creator(game, user)
+    if game.seats.count() != game.seat_count:
+        raise GameError(_("Every seat must be taken before the game starts."), status=409)
+    state = GameState.new(Rules.from_dict(game.rules), game.seat_count, game.seed)
+    now = timezone.now()
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    _store_state(game, state, now=now, turn_changed=True)
+    game.save()
+    _after_commit(game)
+    return game
+
+
+# -- moves -----------------------------------------------------------------------------------
+
+
+def bot_kind_of(seat: Seat) -> str | None:
+    """The bot that plays this seat: a bot account's kind, or 'easy' on autopilot / resigned."""
+    if seat.user.is_bot:
+        return seat.user.bot_kind.split("-")[0]
+    if seat.autopilot or seat.resigned:
+        return "easy"
+    return None
+
+
+@transaction.atomic
+def move_play(*, game_id: int, user: User, version: int | None, build: Callable[[int], Action]):
+    """Play the action `build(seat_index)` for `user`, if the game is still at `version`."""
+    game = _lock_game(game_id)
+    seat = _seat_of(game, user)
+    if seat.resigned:
+        raise GameError(_("You resigned from this game."), status=403)
+    return _apply(game, seat, version, build(seat.index), by_bot=False)
+
+
+def move_draw(*, game_id: int, user: User, version: int | None, source: str):
+    if source not in ("stock", "discard"):
+        raise GameError(_("Draw from the stock or from the discard pile."))
+    return move_play(
+        game_id=game_id, user=user, version=version, build=lambda seat: Draw(seat, source)
+    )
+
+
+def move_discard(*, game_id: int, user: User, version: int | None, card: str):
+    parsed = _parse_card_token(card)
+    return move_play(
+        game_id=game_id, user=user, version=version, build=lambda seat: Discard(seat, parsed)
+    )
+
+
+def move_go_out(*, game_id: int, user: User, version: int | None, card: str):
+    parsed = _parse_card_token(card)
+    return move_play(
+        game_id=game_id, user=user, version=version, build=lambda seat: GoOut(seat, parsed)
+    )
+
+
+def _parse_card_token(token: str) -> Card:
+    try:
+        return Card.from_token(str(token)[:8])
+    except (ValueError, TypeError):
+        try:
+            return parse_card(str(token)[:8])
+        except (ValueError, TypeError):
+            raise GameError(_("That is not a card.")) from None
+
+
+@transaction.atomic
+def bot_play_turn(*, game_id: int, version: int) -> bool:
+    """Play one action for the bot (or autopilot) seat to move, if the game is still at
+    `version`; running it twice, or after the game moved on, does nothing."""
+    import random
+
+    from .engine import get_bot
+
+    game = _lock_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.version != version:
+        return False
+    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    kind = bot_kind_of(seat)
+    if kind is None:
+        return False
+    state = GameState.from_dict(game.state)
+    view = state.view(seat.index)  # the bot sees exactly what a player in its seat sees
+    action = get_bot(kind).choose(view, random.Random(f"{game.seed}:bot:{version}"))
+    _apply(game, seat, version, action, by_bot=True, state=state)
+    return True
+
+
+def _apply(
+    game: Game,
+    seat: Seat,
+    version: int | None,
+    action: Action,
+    *,
+    by_bot: bool,
+    state: GameState | None = None,
+):
+    if game.status == Game.Status.OPEN:
+        raise GameError(_("This game has not started yet."), status=409)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("This game is over."), status=409)
+    if version is not None and version != game.version:
+        raise StaleVersion(_("The game has moved on since you looked: here is the table now."))
+    state = state or GameState.from_dict(game.state)
+    before_to_move = state.to_move
+    try:
+        record = state.apply(action)
+    except RuleError as error:
+        raise GameError(str(error)) from None
+    Move.objects.create(
+        game=game,
+        seq=record.action_index,
+        seat=record.seat,
+        round_index=record.round_index,
+        action=action.to_dict(),
+        record=record.to_dict(),
+        by_bot=by_bot,
+    )
+    if record.round_ended:
+        _record_round(game, state)
+    now = timezone.now()
+    _store_state(game, state, now=now, turn_changed=state.to_move != before_to_move)
+    if state.is_over:
+        _finish(game, state, now=now)
+    if not by_bot and seat.autopilot:
+        seat.autopilot = False  # the player is back
+        seat.timeouts = 0
+    seat.seen_version = game.version
+    seat.save(update_fields=["seen_version", "autopilot", "timeouts"])
+    game.save()
+    _after_commit(game)
+    return record
+
+
+def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> None:
+    game.state = state.to_dict()
+    game.version = state.action_count
+    game.to_move_seat = state.to_move
+    if turn_changed:
+        game.turn_started_at = now if state.to_move is not None else None
+        game.deadline = (
+            now + timedelta(days=game.time_per_move_days)
+            if game.time_per_move_days and state.to_move is not None
+            else None
+        )
+
+
+def _record_round(game: Game, state: GameState) -> None:
+    result = state.round_results[-1]
+    users = dict(game.seats.values_list("index", "user_id"))
+    RoundScore.objects.bulk_create(
+        RoundScore(
+            game=game,
+            round_index=result.round_index,
+            seat=index,
+            user_id=users[index],
+            hand_size=result.hand_size,
+            wild_rank=result.wild_rank,
+            penalty=seat_result.penalty,
+            went_out=result.went_out == index,
+            melds=[[card.token for card in meld] for meld in seat_result.melds],
+            deadwood=[card.token for card in seat_result.deadwood],
+        )
+        for index, seat_result in enumerate(result.seats)
+    )
+
+
+def _finish(game: Game, state: GameState, *, now) -> None:
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.deadline = None
+    seats = list(game.seats.all())
+    # Lowest total first; a tie shares the rank; a resigned player ranks after everyone who stayed.
+    order = sorted(seats, key=lambda s: (s.resigned, state.totals[s.index]))
+    for position, seat in enumerate(order):
+        previous = order[position - 1] if position else None
+        same = previous is not None and (previous.resigned, state.totals[previous.index]) == (
+            seat.resigned,
+            state.totals[seat.index],
+        )
+        seat.final_rank = previous.final_rank if same else position + 1
+        seat.final_total = state.totals[seat.index]
+    Seat.objects.bulk_update(seats, ["final_rank", "final_total"])
+
+
+def _after_commit(game: Game) -> None:
+    """Queue what happens next outside the request: a bot's turn."""
+    if game.status != Game.Status.ACTIVE or game.to_move_seat is None:
+        return
+    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    if bot_kind_of(seat) is not None:
+        from .tasks import bot_move
+
+        bot_move.apply_async_on_commit(
+            (game.pk, game.version), countdown=settings.BOT_MOVE_DELAY_SECONDS
+        )
+
+
+# -- other writes ----------------------------------------------------------------------------
+
+
+@transaction.atomic
+def game_resign(*, game_id: int, user: User) -> Game:
+    """Resign: the player ranks last and a bot plays the seat to the end. When fewer than two
+    people are left playing, the game ends at once, ranked by the totals so far."""
+    game = _lock_game(game_id)
+    if game.status != Game.Status.ACTIVE:
+        raise GameError(_("Only a game in play can be resigned."), status=409)
+    seat = _seat_of(game, user)
+    if seat.resigned:
+        raise GameError(_("You have already resigned."), status=409)
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
+        state = GameState.from_dict(game.state)
+        _finish(game, state, now=timezone.now())
+        game.to_move_seat = None
+    game.save()
+    _after_commit(game)
+    return game
+
+
+def seat_set_hand_order(
+    *, game_id: int, user: User, sort: str, order: list[str] | None = None
+) -> Seat:
+    if sort not in ("suit", "rank", "manual"):
+        raise GameError(_("Sort by suit, by rank, or keep your own order."))
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameError(_("There is no such game."), status=404)
+    seat = _seat_of(game, user)
+    seat.hand_sort = sort
+    if order is not None:
+        seat.hand_order = [str(token)[:8] for token in order[:40]]
+    seat.save(update_fields=["hand_sort", "hand_order"])
+    return seat
+
+
+def seat_mark_seen(*, seat: Seat, version: int) -> None:
+    if seat.seen_version != version:
+        Seat.objects.filter(pk=seat.pk).update(seen_version=version)

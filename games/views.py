@@ -1,13 +1,26 @@
-from django.http import JsonResponse
-from django.shortcuts import render
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+"""Views parse the request, call one service, and render a page or its partial."""
 
-from . import selectors
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from . import selectors, services
+from .forms import GameCreateForm
+from .models import Game
+from .services import GameError
+
+TABLE_POLL_SECONDS = 5
 
 
 def home(request):
-    return render(request, "games/home.html")
+    if not request.user.is_authenticated:
+        return render(request, "games/home.html")
+    return render(request, "games/dashboard.html", selectors.dashboard(request.user))
 
 
 @require_GET
@@ -24,3 +37,200 @@ def healthz(request):
         "worker_last_seen": last_seen.isoformat() if last_seen else None,
     }
     return JsonResponse(body, status=200 if ok else 503)
+
+
+@login_required
+def lobby(request):
+    return render(request, "games/lobby.html", {"games": selectors.lobby(request.user)})
+
+
+@login_required
+def game_new(request):
+    form = GameCreateForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = services.game_create(
+                    creator=request.user,
+                    rules=form.rules(),
+                    seat_count=data["seat_count"],
+                    time_per_move_days=data["time_per_move_days"],
+                    is_public=data["is_public"],
+                    bot_kind=data["bots"],
+                )
+            except GameError as error:
+                form.add_error(None, error.message)
+            else:
+                return redirect("game", game_id=game.pk)
+        return render(request, "games/new.html", {"form": form}, status=400)
+    return render(request, "games/new.html", {"form": form})
+
+
+def _viewable_game(request, game_id):
+    game, seat = selectors.game_for_viewer(game_id, request.user)
+    invite = request.GET.get("invite") or request.session.get(f"invite-{game_id}")
+    if game is None or not selectors.can_watch(game, seat, invite):
+        raise Http404(_("There is no such game."))
+    return game, seat
+
+
+def _page_context(request, game, seat, error=None):
+    context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
+    if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        context.update(selectors.table(game, seat))
+    else:
+        context["seats"] = list(game.seats.select_related("user"))
+        context["free_seats"] = range(game.seat_count - len(context["seats"]))
+        context["rules_summary"] = selectors.rules_summary(services.Rules.from_dict(game.rules))
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("invite", kwargs={"code": game.invite_code})
+        )
+    return context
+
+
+def _render_game(request, game, seat, *, status=200, error=None):
+    context = _page_context(request, game, seat, error)
+    template = "games/game.html"
+    if request.htmx and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        template += "#table"
+    response = render(request, template, context, status=status)
+    if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
+        services.seat_mark_seen(seat=seat, version=game.version)
+    return response
+
+
+def game_detail(request, game_id):
+    game, seat = _viewable_game(request, game_id)
+    return _render_game(request, game, seat)
+
+
+@never_cache
+def game_table(request, game_id):
+    """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
+    seen = request.GET.get("v", "")
+    current = Game.objects.filter(pk=game_id).values_list("version", "status").first()
+    if current and seen.isdigit() and int(seen) == current[0] and current[1] == Game.Status.ACTIVE:
+        _viewable_game(request, game_id)  # 204 only for those who may look
+        return HttpResponse(status=204)
+    game, seat = _viewable_game(request, game_id)
+    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+        return HttpResponse(status=204)
+    return render(request, "games/game.html#table", _page_context(request, game, seat))
+
+
+def invite(request, code):
+    game = Game.objects.filter(invite_code=code[:20]).first()
+    if game is None:
+        raise Http404(_("This invitation link is not valid."))
+    request.session[f"invite-{game.pk}"] = code
+    return redirect("game", game_id=game.pk)
+
+
+def _version(request) -> int:
+    value = request.POST.get("version", "")
+    if not value.isdigit():
+        raise GameError(_("This page is out of date: reload it and try again."))
+    return int(value)
+
+
+def _act(request, game_id, service, **kwargs):
+    """Run one write service for the player, then answer with the table (HTMX) or a redirect."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?next={reverse('game', kwargs={'game_id': game_id})}")
+    try:
+        service(game_id=game_id, user=request.user, **kwargs)
+    except GameError as error:
+        game, seat = selectors.game_for_viewer(game_id, request.user)
+        if game is None:
+            raise Http404(error.message) from None
+        if not request.htmx:
+            messages.error(request, error.message)
+        if seat is None and not game.is_public:
+            return HttpResponse(error.message, status=error.status, content_type="text/plain")
+        return _render_game(request, game, seat, status=error.status, error=error.message)
+    if request.htmx:
+        game, seat = selectors.game_for_viewer(game_id, request.user)
+        return _render_game(request, game, seat)
+    return redirect("game", game_id=game_id)
+
+
+def _move(service, field):
+    """A move view: the card or source in `field`, and the version the player saw."""
+
+    @require_POST
+    def view(request, game_id):
+        value = request.POST.get(field, "")[:20]
+
+        def play(*, game_id, user):
+            return service(game_id=game_id, user=user, version=_version(request), **{field: value})
+
+        return _act(request, game_id, play)
+
+    return view
+
+
+move_draw = _move(services.move_draw, "source")
+move_discard = _move(services.move_discard, "card")
+move_go_out = _move(services.move_go_out, "card")
+
+
+@require_POST
+def game_join(request, game_id):
+    return _act(request, game_id, services.game_join)
+
+
+@require_POST
+def game_leave(request, game_id):
+    return _act(request, game_id, services.game_leave)
+
+
+@require_POST
+def game_bots(request, game_id):
+    return _act(
+        request, game_id, services.game_fill_with_bots, bot_kind=request.POST.get("bot", "easy")
+    )
+
+
+@require_POST
+def game_start(request, game_id):
+    return _act(request, game_id, services.game_start)
+
+
+@require_POST
+def game_resign(request, game_id):
+    return _act(request, game_id, services.game_resign)
+
+
+@require_POST
+def hand_sort(request, game_id):
+    order = request.POST.getlist("order") or None
+    return _act(
+        request, game_id, services.seat_set_hand_order, sort=request.POST.get("sort", ""),
+        order=order,
+    )  # fmt: skip
+
+
+def game_history(request, game_id):
+    game, seat = _viewable_game(request, game_id)
+    return render(
+        request,
+        "games/history.html",
+        {"game": game, "moves": selectors.history(game, seat), "me": seat},
+    )
+
+
+def game_replay(request, game_id):
+    game, _seat = _viewable_game(request, game_id)
+    if game.status != Game.Status.FINISHED:
+        return render(
+            request,
+            "games/replay.html",
+            {"game": game, "error": _("The replay opens once the game is over.")},
+            status=403,
+        )
+    step = request.GET.get("step", "0")
+    step = int(step) if step.isdigit() else 0
+    context = {"game": game, **selectors.replay_step(game, step)}
+    template = "games/replay.html#board" if request.htmx else "games/replay.html"
+    return render(request, template, context)

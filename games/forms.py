@@ -1,0 +1,114 @@
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .engine import BOTS, Rules
+from .models import TIME_PER_MOVE_DAYS
+
+TIME_CHOICES = [("", _("No time limit"))] + [
+    (str(d), _("%(n)d days per move") % {"n": d} if d > 1 else _("1 day per move"))
+    for d in TIME_PER_MOVE_DAYS
+]
+BOT_CHOICES = [
+    ("", _("Wait for people to join")),
+    ("easy", _("Fill empty seats with easy bots")),
+    ("random", _("Fill empty seats with random bots")),
+]
+ROUNDS_CHOICES = [
+    ("classic", _("Classic: 11 rounds, 3 to 13 cards")),
+    ("extended", _("Extended: 13 rounds, up to 15 cards; aces, then 2s, wild in the last two")),
+    ("up_and_down", _("Up and down: 22 rounds, 3 up to 13 cards and back down to 3")),
+]
+
+
+class GameCreateForm(forms.Form):
+    seat_count = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, str(n)) for n in range(2, 9)],
+        coerce=int,
+        initial=2,
+        help_text=_("Best with 2 to 4. One deck for 2 players, two for 3 to 6, three for 7 or 8."),
+    )
+    time_per_move_days = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial="3",
+        help_text=_("A player who runs out of time has a bot play for them until they are back."),
+    )
+    bots = forms.ChoiceField(label=_("Empty seats"), choices=BOT_CHOICES, required=False)
+    is_public = forms.BooleanField(
+        label=_("List in the lobby"),
+        required=False,
+        initial=True,
+        help_text=_("Anyone may join a listed game; an unlisted one only by its invitation link."),
+    )
+    rounds = forms.ChoiceField(label=_("Rounds"), choices=ROUNDS_CHOICES, initial="classic")
+    aces_high = forms.BooleanField(
+        label=_("Aces high or low"),
+        required=False,
+        help_text=_("An ace may also rank above the king in a run (Q-K-A), never both ends; "
+                    "a left-over ace costs 15."),
+    )  # fmt: skip
+    face_cards_by_rank = forms.BooleanField(
+        label=_("Face cards by rank"),
+        required=False,
+        help_text=_("A left-over J, Q, K costs 11, 12, 13 instead of 10."),
+    )
+    wild_penalty_15 = forms.BooleanField(
+        label=_("Wild penalty 15"),
+        required=False,
+        help_text=_("A left-over wild costs 15 instead of its face value."),
+    )
+    one_wild_per_meld = forms.BooleanField(
+        label=_("One wild per meld"),
+        required=False,
+        help_text=_("A meld may hold at most one wild."),
+    )
+    all_wild_melds = forms.BooleanField(
+        label=_("All-wild melds"),
+        required=False,
+        help_text=_("A meld may be made of wilds alone (normally it needs one natural card)."),
+    )
+    jokers = forms.BooleanField(
+        label=_("Jokers"),
+        required=False,
+        help_text=_("Two jokers per deck, always wild; a left-over joker costs 20."),
+    )
+    double_face_rounds = forms.BooleanField(
+        label=_("Double face rounds"),
+        required=False,
+        help_text=_("Penalties count double in the Jack, Queen and King rounds."),
+    )
+    redemption = forms.BooleanField(
+        label=_("Redemption"),
+        required=False,
+        help_text=_("After someone goes out, the others lay down their melds in their last turn "
+                    "and may lay off cards onto anyone's shown melds."),
+    )  # fmt: skip
+
+    SWITCHES = (
+        "aces_high", "face_cards_by_rank", "wild_penalty_15", "one_wild_per_meld",
+        "all_wild_melds", "jokers", "double_face_rounds", "redemption",
+    )  # fmt: skip
+
+    def clean_bots(self):
+        value = self.cleaned_data.get("bots") or ""
+        if value and value not in BOTS:
+            raise forms.ValidationError(_("There is no such bot."))
+        return value or None
+
+    def rules(self) -> Rules:
+        data = self.cleaned_data
+        return Rules(
+            aces_high=data["aces_high"],
+            face_cards_by_rank=data["face_cards_by_rank"],
+            wild_penalty=15 if data["wild_penalty_15"] else None,
+            max_wilds_per_meld=1 if data["one_wild_per_meld"] else None,
+            all_wild_melds=data["all_wild_melds"],
+            jokers=data["jokers"],
+            rounds=data["rounds"],
+            double_face_rounds=data["double_face_rounds"],
+            redemption=data["redemption"],
+        )

@@ -60,7 +60,7 @@ class Discard:
     card: Card
 
     def to_dict(self) -> dict:
-        return {"type": "discard", "seat": self.seat, "card": self.card.token}
+        return {"type": "discard", "seat": self.seat, "card": _token(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ class GoOut:
     card: Card
 
     def to_dict(self) -> dict:
-        return {"type": "go_out", "seat": self.seat, "card": self.card.token}
+        return {"type": "go_out", "seat": self.seat, "card": _token(self.card)}
 
 
 Action = Draw | Discard | GoOut
@@ -109,12 +109,33 @@ def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -
 # -- results ---------------------------------------------------------------------------------------
 
 
+_TOKEN_OF: dict[Card, str] = {}  # serialization is hot (a view per request): remember tokens
+_CARD_OF: dict[str, Card] = {}
+
+
+def _token(card: Card) -> str:
+    token = _TOKEN_OF.get(card)
+    if token is None:
+        token = _TOKEN_OF[card] = card.token
+    return token
+
+
 def _tokens(cards: Iterable[Card]) -> list[str]:
-    return [card.token for card in cards]
+    get = _TOKEN_OF.get
+    return [get(card) or _token(card) for card in cards]
+
+
+def _card(token: str) -> Card:
+    card = _CARD_OF.get(token)
+    if card is None:
+        card = Card.from_token(token)
+        if len(_CARD_OF) < 4096:  # junk tokens are refused by from_token; the rest are few
+            _CARD_OF[token] = card
+    return card
 
 
 def _cards(tokens: Iterable[str]) -> list[Card]:
-    return [Card.from_token(token) for token in tokens]
+    return [_card(token) for token in tokens]
 
 
 def _melds_to_json(melds: Iterable[Iterable[Card]]) -> list[list[str]]:
@@ -179,20 +200,26 @@ class RoundResult:
     went_out: int | None  # None: the round hit the turn limit
     multiplier: int
     seats: tuple[SeatResult, ...]
+    _json: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def penalties(self) -> list[int]:
         return [seat.penalty for seat in self.seats]
 
     def to_dict(self) -> dict:
-        return {
-            "round_index": self.round_index,
-            "hand_size": self.hand_size,
-            "wild_rank": self.wild_rank,
-            "went_out": self.went_out,
-            "multiplier": self.multiplier,
-            "seats": [seat.to_dict() for seat in self.seats],
-        }
+        """JSON-ready. Computed once and shared (every view and snapshot carries the finished
+        rounds): treat it as read-only."""
+        if self._json is None:
+            data = {
+                "round_index": self.round_index,
+                "hand_size": self.hand_size,
+                "wild_rank": self.wild_rank,
+                "went_out": self.went_out,
+                "multiplier": self.multiplier,
+                "seats": [seat.to_dict() for seat in self.seats],
+            }
+            object.__setattr__(self, "_json", data)
+        return self._json
 
     @classmethod
     def from_dict(cls, data: Mapping) -> RoundResult:
@@ -230,7 +257,7 @@ class MoveRecord:
             "seat": self.seat,
             "type": self.type,
             "source": self.source,
-            "card": None if hidden else self.card.token,
+            "card": None if hidden else _token(self.card),
             "round_index": self.round_index,
             "action_index": self.action_index,
             "melds": _melds_to_json(self.melds),
@@ -295,14 +322,14 @@ class PlayerView:
             "to_move": self.to_move,
             "phase": self.phase,
             "hand": None if self.hand is None else _tokens(self.hand),
-            "top_discard": None if self.top_discard is None else self.top_discard.token,
+            "top_discard": None if self.top_discard is None else _token(self.top_discard),
             "stock_size": self.stock_size,
             "card_counts": list(self.card_counts),
             "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
             "went_out": self.went_out,
             "last_turns": self.last_turns,
             "drawn_from_discard": (
-                None if self.drawn_from_discard is None else self.drawn_from_discard.token
+                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
             ),
             "scores": [list(round_scores) for round_scores in self.scores],
             "round_results": [result.to_dict() for result in self.round_results],
@@ -683,7 +710,7 @@ class GameState:
             "went_out": self.went_out,
             "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
             "drawn_from_discard": (
-                None if self.drawn_from_discard is None else self.drawn_from_discard.token
+                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
             ),
             "turns_played": self.turns_played,
             "reshuffles": self.reshuffles,
@@ -711,7 +738,7 @@ class GameState:
         state.went_out = data["went_out"]
         state.shown_melds = [[_cards(meld) for meld in melds] for melds in data["shown_melds"]]
         taken = data["drawn_from_discard"]
-        state.drawn_from_discard = None if taken is None else Card.from_token(taken)
+        state.drawn_from_discard = None if taken is None else _card(taken)
         state.turns_played = data["turns_played"]
         state.reshuffles = data["reshuffles"]
         state.pending_results = [

@@ -1,0 +1,136 @@
+"""The computer players: they act on a PlayerView only, and always legally."""
+
+from __future__ import annotations
+
+import inspect
+import random
+
+import pytest
+
+from games.engine import bots as bots_module
+from games.engine.bots import BOTS, GreedyBot, RandomBot, get_bot, simulate_game
+from games.engine.cards import Card
+from games.engine.rules import Rules
+from games.engine.state import Discard, Draw, GameState, GoOut, RuleError
+from tests.engine.test_state import cards, make_state
+
+pytestmark = pytest.mark.engine
+
+
+def greedy_choice(state: GameState):
+    return GreedyBot().choose(state.view(state.to_move), random.Random(0))
+
+
+def test_registry():
+    assert set(BOTS) == {"random", "easy"}
+    assert isinstance(get_bot("random"), RandomBot)
+    assert isinstance(get_bot("easy"), GreedyBot)
+    with pytest.raises(ValueError, match="no bot named"):
+        get_bot("grandmaster")
+
+
+def test_bots_never_see_the_state():
+    source = inspect.getsource(bots_module.RandomBot) + inspect.getsource(bots_module.GreedyBot)
+    assert "GameState" not in source and "state." not in source
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_a_bot_refuses_to_move_when_it_is_not_its_turn(name):
+    state = make_state(["5H 6H KS", "9C 10D QS"])
+    with pytest.raises(RuleError):
+        get_bot(name).choose(state.view(1), random.Random(0))
+    with pytest.raises(RuleError):
+        get_bot(name).choose(state.view(None), random.Random(0))
+
+
+def test_random_bot_picks_uniformly_among_legal_actions():
+    state = make_state(["5H 6H KS", "9C 10D QS"], stock="2C")
+    state.apply(Draw(0, "stock"))
+    view = state.view(0)
+    rng = random.Random(1)
+    picks = {RandomBot().choose(view, rng) for _ in range(200)}
+    assert picks == set(state.legal_actions())
+
+
+def test_greedy_goes_out_when_it_can():
+    state = make_state(["5H 6H KS", "9C 10D QS"], stock="7H")
+    state.apply(Draw(0, "stock"))
+    assert greedy_choice(state) == GoOut(0, Card(13, "S"))
+
+
+def test_greedy_takes_the_discard_when_it_lowers_the_penalty():
+    state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC 7H")
+    assert greedy_choice(state) == Draw(0, "discard")
+    state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC AD")  # a cheaper card than the KS
+    assert greedy_choice(state) == Draw(0, "discard")
+
+
+def test_greedy_draws_from_the_stock_when_the_discard_does_not_help():
+    state = make_state(["5H 6H 2S", "9C 10D QS"], discard="JC KC")
+    assert greedy_choice(state) == Draw(0, "stock")
+
+
+def test_greedy_takes_the_discard_when_the_stock_cannot_be_drawn():
+    state = make_state(["5H 6H 2S", "9C 10D QS"], stock="", discard="KC")
+    assert greedy_choice(state) == Draw(0, "discard")
+
+
+def test_greedy_discards_the_card_that_leaves_the_least_penalty():
+    state = make_state(["5H 6H 7H 9C", "9C 10D QS"], stock="2D", round_index=1)  # 4s wild
+    state.apply(Draw(0, "stock"))
+    assert greedy_choice(state) == Discard(0, Card(9, "C"))
+
+
+def test_greedy_breaks_ties_by_throwing_the_dearest_card():
+    # last turns (no going out): dropping either end of 5H-8H leaves 0; the 8H goes
+    state = make_state(["5H 6H 7H", "8C 9C QS"], discard="JC 10C", stock="8H", to_move=1)
+    state.apply(Draw(1, "discard"))
+    state.apply(GoOut(1, Card(12, "S")))
+    state.apply(Draw(0, "stock"))
+    assert greedy_choice(state) == Discard(0, Card(8, "H"))
+
+
+def test_greedy_prefers_the_least_penalty_over_the_dearest_card():
+    state = make_state(["5H 6H 7H 8S", "9C 10D QS"], stock="QD", round_index=1)  # 4s wild
+    state.apply(Draw(0, "stock"))
+    assert greedy_choice(state) == Discard(0, Card(12, "D"))
+
+
+def test_greedy_never_throws_back_the_card_it_took():
+    state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC AD")
+    state.apply(Draw(0, "discard"))
+    choice = greedy_choice(state)
+    assert choice == Discard(0, Card(13, "S"))
+    assert state.is_legal(choice)
+
+
+def test_greedy_does_not_try_to_go_out_in_the_last_turns():
+    state = make_state(["9C 10D QS", "5H 6H KS"], discard="JC 7H", to_move=1)
+    state.apply(Draw(1, "discard"))
+    state.apply(GoOut(1, Card(13, "S")))
+    state.hands[0] = cards("8C 9C 10C")
+    state.stock.append(Card(2, "D"))
+    state.apply(Draw(0, "stock"))
+    assert greedy_choice(state) == Discard(0, Card(2, "D"))
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_simulate_game_plays_a_whole_game_deterministically(players):
+    rules = Rules(turn_limit=5)
+    names = ["easy", "random"] * 4
+    state = simulate_game(rules, players, "sim", names[:players])
+    assert state.is_over and state.winners
+    assert len(state.round_results) == rules.round_count
+    again = simulate_game(rules, players, "sim", names[:players])
+    assert again.to_dict() == state.to_dict()
+
+
+def test_simulate_game_needs_a_bot_per_seat():
+    with pytest.raises(ValueError):
+        simulate_game(Rules(), 3, "x", ["easy", "easy"])
+
+
+def test_greedy_bots_go_out_often():
+    state = simulate_game(Rules(), 3, "greedy", ["easy"] * 3)
+    went_out = [r.went_out for r in state.round_results]
+    assert sum(w is not None for w in went_out) >= 8

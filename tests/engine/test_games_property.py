@@ -1,0 +1,188 @@
+"""Whole random games, every variant, 2 to 8 players: the invariants hold at every step."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine.bots import get_bot
+from games.engine.cards import make_deck
+from games.engine.rules import ROUND_SCHEDULES, Rules
+from games.engine.state import GameState, MoveRecord, action_from_dict
+
+pytestmark = pytest.mark.engine
+
+rules_strategy = st.builds(
+    Rules,
+    aces_high=st.booleans(),
+    face_cards_by_rank=st.booleans(),
+    wild_penalty=st.sampled_from([None, 15]),
+    max_wilds_per_meld=st.sampled_from([None, 1]),
+    all_wild_melds=st.booleans(),
+    jokers=st.booleans(),
+    rounds=st.sampled_from(sorted(ROUND_SCHEDULES)),
+    double_face_rounds=st.booleans(),
+    redemption=st.booleans(),
+    turn_limit=st.integers(1, 3),  # keeps random games short; the limit itself is tested by hand
+)
+game_strategy = st.tuples(
+    rules_strategy,
+    st.integers(2, 8),
+    st.text("abcdefghij0123456789", min_size=1, max_size=8),
+    st.lists(st.sampled_from(["random", "easy"]), min_size=8, max_size=8),
+)
+few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def play(
+    rules: Rules,
+    players: int,
+    seed: str,
+    names: list[str],
+    each_step: Callable[[GameState, MoveRecord | None], None] = lambda state, record: None,
+) -> tuple[GameState, list, list[MoveRecord]]:
+    state = GameState.new(rules, players, seed)
+    bots = [get_bot(name) for name in names[:players]]
+    rng = random.Random(seed)
+    actions, records = [], []
+    each_step(state, None)
+    while not state.is_over:
+        seat = state.to_move
+        action = bots[seat].choose(state.view(seat), rng)
+        assert action in state.legal_actions()
+        records.append(state.apply(action))
+        actions.append(action)
+        each_step(state, records[-1])
+    return state, actions, records
+
+
+def full_deck(rules: Rules, players: int) -> Counter:
+    return Counter(card.token for card in make_deck(rules.deck_count(players), rules.jokers))
+
+
+def on_table(state: GameState) -> Counter:
+    cards = [*state.stock, *state.discard_pile, *(card for hand in state.hands for card in hand)]
+    return Counter(card.token for card in cards)
+
+
+@few
+@given(game_strategy)
+def test_cards_are_conserved_at_every_step(game):
+    rules, players, seed, names = game
+    deck = full_deck(rules, players)
+
+    def conserved(state, record):
+        assert on_table(state) == deck
+        if not state.is_over:
+            sizes = [len(hand) for hand in state.hands]
+            expected = [state.hand_size] * players
+            if state.phase == "discard":
+                expected[state.to_move] += 1
+            assert sizes == expected
+
+    play(rules, players, seed, names, conserved)
+
+
+def hidden_tokens(state: GameState) -> tuple[set[str], list[set[str]]]:
+    """Tokens nobody may see (the stock, the discard pile below its top), and each seat's hand:
+    less whatever has been shown (melds, the card just taken from the discard pile)."""
+    shown = {card for melds in state.shown_melds for meld in melds for card in meld}
+    shown.add(state.drawn_from_discard)
+    unseen = {c.token for c in (*state.stock, *state.discard_pile[:-1]) if c not in shown}
+    hands = [{c.token for c in hand if c not in shown} for hand in state.hands]
+    return unseen, hands
+
+
+def strings_in(data) -> set[str]:
+    """Every string anywhere in a JSON-like structure (keys included)."""
+    if isinstance(data, str):
+        return {data}
+    if isinstance(data, dict):
+        return set(data) | {s for value in data.values() for s in strings_in(value)}
+    if isinstance(data, list | tuple):
+        return {s for item in data for s in strings_in(item)}
+    return set()
+
+
+@pytest.mark.hidden_info
+@few
+@given(game_strategy)
+def test_a_view_never_holds_a_card_its_viewer_may_not_see(game):
+    rules, players, seed, names = game
+
+    def check_views(state, record):
+        unseen, hands = hidden_tokens(state)
+        for viewer in [None, *range(players)]:
+            data = state.view(viewer).to_dict()
+            data.pop("round_results")  # finished rounds, all revealed (the same faces recur)
+            data = json.loads(json.dumps(data))
+            hidden = unseen.union(*(hand for seat, hand in enumerate(hands) if seat != viewer))
+            leaked = strings_in(data) & hidden
+            assert not leaked, (viewer, leaked)
+            if record is not None and record.source == "stock" and viewer != record.seat:
+                assert record.card.token not in strings_in(record.public_for(viewer))
+
+    play(rules, players, seed, names, check_views)
+
+
+@few
+@given(game_strategy)
+def test_replay_equals_live_play_and_states_round_trip(game):
+    rules, players, seed, names = game
+
+    def round_trips(state, record):
+        data = json.loads(json.dumps(state.to_dict()))
+        assert GameState.from_dict(data).to_dict() == state.to_dict()
+
+    state, actions, _ = play(rules, players, seed, names, round_trips)
+    logged = [action_from_dict(json.loads(json.dumps(a.to_dict()))) for a in actions]
+    assert GameState.replay(rules, players, seed, logged).to_dict() == state.to_dict()
+    assert state.action_count == len(actions)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game_strategy)
+def test_random_games_finish_and_score_consistently(game):
+    rules, players, seed, names = game
+    state, _, records = play(rules, players, seed, names)
+    assert state.is_over and state.phase == "game_over" and state.to_move is None
+    assert len(state.round_results) == rules.round_count
+    assert [r.hand_size for r in state.round_results] == list(rules.hand_sizes)
+    totals = [sum(r.penalties[seat] for r in state.round_results) for seat in range(players)]
+    assert state.totals == totals
+    assert state.winners == [s for s in range(players) if totals[s] == min(totals)]
+    for result in state.round_results:
+        multiplier = rules.round_multiplier(result.wild_rank)
+        assert result.multiplier == multiplier
+        for seat, seat_result in enumerate(result.seats):
+            assert seat_result.penalty % multiplier == 0
+            parts = [c for meld in seat_result.melds for c in meld] + list(seat_result.deadwood)
+            parts += [c for layoff in seat_result.layoffs for c in layoff.cards]
+            assert sorted(parts) == sorted(seat_result.hand)
+            if seat == result.went_out:
+                assert seat_result.penalty == 0
+            if not rules.redemption:
+                assert not seat_result.layoffs
+    assert_last_turns_go_once_round_the_table(records, players)
+
+
+def assert_last_turns_go_once_round_the_table(records: list[MoveRecord], players: int) -> None:
+    went_out = None
+    turns: list[int] = []
+    for record in records:
+        if record.type == "go_out":
+            assert went_out is None, "a second player went out in one round"
+            went_out, turns = record.seat, []
+        elif record.type == "discard" and went_out is not None:
+            turns.append(record.seat)
+        if record.round_ended:
+            if went_out is not None:
+                assert turns == [(went_out + k) % players for k in range(1, players)]
+            went_out = None

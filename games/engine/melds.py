@@ -397,6 +397,8 @@ def arrange(
 ) -> Arrangement:
     """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
     that leaves the least penalty."""
+    if not table_melds and _Fast.usable(hand, wild_rank, rules):
+        return _Fast(hand, wild_rank, rules).arrangement()
     solver = _Solver(hand, wild_rank, rules, table_melds)
     return solver.arrangement(*solver.start())
 
@@ -430,3 +432,286 @@ def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> lis
     """The cards whose discard leaves every other card of `hand` in melds."""
     options = discard_options(hand, wild_rank, rules)
     return [c for c in hand if options[c] == 0]
+
+
+# -- the fast path: no cap on wilds per meld, no table melds --------------------------------------
+#
+# Without a per-meld cap, wilds left over after every meld got the wilds it needs can always be
+# placed once the hand holds any meld: a set takes any number of wilds, and a hand of runs only
+# can turn one run's end card into a set (that card plus two wilds) without leaving more deadwood.
+# So the least penalty is the least natural deadwood whose melds need at most the wilds held
+# (plus the wilds themselves only when no meld can be made at all).
+#
+# Runs and same-suit sets live inside one suit; sets across suits are the only link between suits.
+# Each suit's best (deadwood by wilds allowed) is a table keyed by the suit's natural counts,
+# filled lazily and kept across calls; a hand only enumerates its cross-suit sets and combines the
+# four suit tables by (min, +) over the wilds.
+
+BIG = 1 << 30
+
+
+class _SuitTable:
+    """Best arrangement of one suit's naturals into runs and same-suit sets.
+
+    A suit is an int with 2 bits of count per rank (rank r at bits 2(r-1)). `get(m)` returns
+    (values, choices): values[w] is the least deadwood with melds needing at most w wilds (past
+    the end: 0); choices[w] is (meld, wilds it needs, the suit left) with meld None for "the
+    lowest card is deadwood", ("set", rank, copies) or ("run", ranks in run order)."""
+
+    def __init__(self, pens: tuple[int, ...], aces_high: bool):
+        self.pens = pens
+        self.aces_high = aces_high
+        self.cache: dict[int, tuple[tuple[int, ...], tuple]] = {0: ((0,), (None,))}
+
+    def get(self, m: int) -> tuple[tuple[int, ...], tuple]:
+        hit = self.cache.get(m)
+        return hit if hit is not None else self._compute(m)
+
+    def _compute(self, m: int) -> tuple[tuple[int, ...], tuple]:
+        shift = (m & -m).bit_length() - 1
+        base = shift & ~1
+        rank = base // 2 + 1
+        unit = 1 << base
+        count = (m >> base) & 3
+        naturals = sum((m >> (2 * q)) & 3 for q in range(13))
+        options = [(0, self.pens[rank], m - unit, None)]
+        for k in range(1, count + 1):
+            options.append((max(0, 3 - k), 0, m - k * unit, ("set", rank, k)))
+        top = min(rank + MAX_RUN_SPAN - 1, 13)
+        present = [q for q in range(rank + 1, top + 1) if m >> 2 * (q - 1) & 3]
+        for size in range(1, len(present) + 1):
+            for combo in combinations(present, size):
+                need = max(3, combo[-1] - rank + 1) - size - 1
+                sub = m - unit - sum(1 << 2 * (q - 1) for q in combo)
+                options.append((need, 0, sub, ("run", (rank, *combo))))
+        if rank == 1 and self.aces_high:
+            high = [q for q in range(15 - MAX_RUN_SPAN, 14) if m >> 2 * (q - 1) & 3]
+            for size in range(1, len(high) + 1):
+                for combo in combinations(high, size):
+                    need = max(3, 15 - combo[0]) - size - 1
+                    sub = m - unit - sum(1 << 2 * (q - 1) for q in combo)
+                    options.append((need, 0, sub, ("run", (*combo, 1))))
+        length = 2 * naturals + 1
+        values = [BIG] * length
+        choices: list = [None] * length
+        for need, add, sub, meld in options:
+            sub_values = self.get(sub)[0]
+            last = len(sub_values) - 1
+            for w in range(need, length):
+                i = w - need
+                v = add + (sub_values[i] if i <= last else 0)
+                if v < values[w]:
+                    values[w] = v
+                    choices[w] = (meld, need, sub)
+        end = values.index(0) + 1 if 0 in values else length
+        result = (tuple(values[:end]), tuple(choices[:end]))
+        self.cache[m] = result
+        return result
+
+
+_SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
+_SUIT_TABLE_LIMIT = 200_000  # entries per table before it is dropped and refilled
+
+
+def _suit_table(rules: Rules) -> _SuitTable:
+    key = (rules.aces_high, rules.face_cards_by_rank)
+    table = _SUIT_TABLES.get(key)
+    if table is None or len(table.cache) > _SUIT_TABLE_LIMIT:
+        pens = (0, *(rules.face_value(Card(r, "S")) for r in range(1, 14)))
+        table = _SUIT_TABLES[key] = _SuitTable(pens, rules.aces_high)
+    return table
+
+
+def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
+    """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
+    la, lb = len(a), len(b)
+    out = []
+    for w in range(min(budget, la + lb - 2) + 1):
+        best = BIG
+        for i in range(max(0, w - lb + 1), min(w, la - 1) + 1):
+            v = a[i] + b[w - i]
+            if v < best:
+                best = v
+        out.append(best)
+    return tuple(out)
+
+
+def _at(row: tuple[int, ...], w: int) -> int:
+    return row[w] if w < len(row) else 0
+
+
+class _Fast:
+    """One hand on the fast path."""
+
+    def __init__(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules):
+        self.rules = rules
+        self.wild_rank = wild_rank
+        self.table = _suit_table(rules)
+        suit_index = _SUIT_INDEX
+        self.cards_of: dict[tuple[int, int], list[Card]] = {}
+        wilds = []
+        suits = [0, 0, 0, 0]
+        for c in hand:
+            r = c.rank
+            if r == wild_rank or c.suit == "J":
+                wilds.append(c)
+                continue
+            s = suit_index[c.suit]
+            self.cards_of.setdefault((s, r), []).append(c)
+            suits[s] += 1 << 2 * (r - 1)
+        self.suits = suits
+        self.wilds = sorted(wilds, key=lambda c: (rules.penalty(c, wild_rank), c))
+        self.nat_total = sum(self.table.pens[r] * len(cs) for (_, r), cs in self.cards_of.items())
+
+    @staticmethod
+    def usable(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
+        if rules.max_wilds_per_meld is not None:
+            return False
+        seen: dict[tuple[int, str], int] = {}
+        for c in hand:
+            k = (c.rank, c.suit)
+            seen[k] = seen.get(k, 0) + 1
+            if seen[k] > 3 and c.suit != "J" and c.rank != wild_rank:
+                return False
+        return True
+
+    def hub_options(self, budget: int) -> list[list[tuple[int, tuple[int, ...], int]]]:
+        """Per rank held in two or more suits: the cross-suit sets it may form, as
+        (wilds needed, copies per suit, rank); the first option is 'none'."""
+        per_rank: dict[int, list[int]] = {}
+        for (s, r), cs in self.cards_of.items():
+            per_rank.setdefault(r, [0, 0, 0, 0])[s] = len(cs)
+        hubs = []
+        for r, counts in per_rank.items():
+            if sum(1 for n in counts if n) < 2:
+                continue
+            options = [(0, (0, 0, 0, 0), r)]
+            for ks in product(*(range(n + 1) for n in counts)):
+                if sum(1 for k in ks if k) >= 2:
+                    need = max(0, 3 - sum(ks))
+                    if need <= budget:
+                        options.append((need, ks, r))
+            if len(options) > 1:
+                hubs.append(options)
+        return hubs
+
+    def best(self, budget: int):
+        """(least natural deadwood, sets chosen, per-suit rows) over every cross-suit choice."""
+        best_value, best_combo = BIG, None
+        for combo in product(*self.hub_options(budget)) if budget >= 0 else ():
+            need = sum(o[0] for o in combo)
+            if need > budget:
+                continue
+            suits = list(self.suits)
+            for _, ks, r in combo:
+                for s in range(4):
+                    suits[s] -= ks[s] << 2 * (r - 1)
+            value = self._value(suits, budget - need)
+            if value < best_value:
+                best_value, best_combo = value, (combo, suits, budget - need)
+        return best_value, best_combo
+
+    def _value(self, suits: list[int], budget: int) -> int:
+        get = self.table.get
+        if budget == 0:
+            return sum(get(m)[0][0] for m in suits if m)
+        row = None
+        for m in suits:
+            if m:
+                r = get(m)[0]
+                row = r if row is None else _conv(row, r, budget)
+        return 0 if row is None else _at(row, budget)
+
+    def arrangement(self) -> Arrangement:
+        rules, wild_rank = self.rules, self.wild_rank
+        w = len(self.wilds)
+        value, found = self.best(w)
+        melds: list[list[Card]] = []  # naturals of each meld
+        kinds: list[str] = []
+        needs: list[int] = []
+        pools = {k: list(v) for k, v in self.cards_of.items()}
+        if value >= self.nat_total or found is None:
+            deadwood = [c for cs in self.cards_of.values() for c in cs]
+            wilds = list(self.wilds)
+            if rules.all_wild_melds and len(wilds) >= 3:
+                return Arrangement([wilds[::-1]], deadwood, self.nat_total)
+            return Arrangement(
+                [],
+                deadwood + wilds,
+                self.nat_total + sum(rules.penalty(c, wild_rank) for c in wilds),
+            )
+        combo, suits, budget = found
+        for need, ks, r in combo:
+            if need or any(ks):
+                melds.append([pools[(s, r)].pop() for s in range(4) for _ in range(ks[s])])
+                kinds.append("set")
+                needs.append(need)
+        deadwood: list[Card] = []
+        for s, w_s in zip(range(4), self._split(suits, budget), strict=True):
+            m = suits[s]
+            while m:
+                choices = self.table.get(m)[1]
+                meld, need, sub = choices[min(w_s, len(choices) - 1)]
+                if meld is None:
+                    r = ((m & -m).bit_length() - 1) // 2 + 1
+                    deadwood.append(pools[(s, r)].pop())
+                elif meld[0] == "set":
+                    melds.append([pools[(s, meld[1])].pop() for _ in range(meld[2])])
+                    kinds.append("set")
+                    needs.append(need)
+                else:
+                    melds.append([pools[(s, r)].pop() for r in meld[1]])
+                    kinds.append("run")
+                    needs.append(need)
+                w_s -= need
+                m = sub
+        return self._place_wilds(melds, kinds, needs, deadwood, value)
+
+    def _split(self, suits: list[int], budget: int) -> list[int]:
+        """How many wilds each suit's melds may need, reaching the combined best."""
+        rows = [self.table.get(m)[0] if m else (0,) for m in suits]
+        prefix = [(0,)]
+        for row in rows:
+            prefix.append(_conv(prefix[-1], row, budget))
+        shares = [0, 0, 0, 0]
+        b = min(budget, len(prefix[4]) - 1)
+        target = _at(prefix[4], b)
+        for s in range(3, -1, -1):
+            for k in range(b + 1):
+                if _at(prefix[s], b - k) + _at(rows[s], k) == target:
+                    shares[s] = k
+                    b -= k
+                    target = _at(prefix[s], b)
+                    break
+        return shares
+
+    def _place_wilds(self, melds, kinds, needs, deadwood, value) -> Arrangement:
+        wilds = self.wilds[::-1]  # dearest first: all of them get melded
+        extra = len(wilds) - sum(needs)
+        if extra and "set" not in kinds:
+            room = sum(MAX_RUN - len(m) - n for m, n in zip(melds, needs, strict=True))
+            if room < extra:
+                # a run gives its last natural to a new set, a wild taking its place
+                k = kinds.index("run")
+                melds.append([melds[k].pop()])
+                needs[k] += 1
+                kinds.append("set")
+                needs.append(2)
+                extra -= 3
+        out = []
+        for meld, kind, need in zip(melds, kinds, needs, strict=True):
+            take = need
+            if extra and (kind == "set" or "set" not in kinds):
+                more = extra if kind == "set" else min(extra, MAX_RUN - len(meld) - need)
+                take += more
+                extra -= more
+            mine = [wilds.pop() for _ in range(take)]
+            if kind == "run":
+                out.append(_order_run(meld, mine, self.rules.aces_high))
+            else:
+                out.append(meld + mine)
+        assert not wilds and not extra
+        return Arrangement(out, deadwood, value)
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}

@@ -13,7 +13,7 @@ from kombu import Connection
 from accounts.models import User
 from config.celery import app as celery_app
 
-from .engine import GameState, Rules, arrange, discard_options
+from .engine import GameState, Rules, action_from_dict, arrange, discard_options
 from .engine.cards import Card
 from .models import Game, Heartbeat, Move, Seat
 
@@ -366,18 +366,21 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     return rows
 
 
+def replayed_state(game: Game, moves: int | None = None) -> GameState:
+    """The game rebuilt from its seed and move log alone (the first `moves` moves, or all)."""
+    actions = Move.objects.filter(game=game).order_by("seq").values_list("action", flat=True)
+    if moves is not None:
+        actions = actions[:moves]
+    return GameState.replay(
+        Rules.from_dict(game.rules), game.seat_count, game.seed, map(action_from_dict, actions)
+    )
+
+
 def replay_step(game: Game, step: int) -> dict:
     """The whole table after `step` moves, every hand shown: for finished games only."""
-    moves = list(Move.objects.filter(game=game).order_by("seq").values_list("action", flat=True))
-    step = max(0, min(step, len(moves)))
-    from .engine import action_from_dict
-
-    state = GameState.replay(
-        Rules.from_dict(game.rules),
-        game.seat_count,
-        game.seed,
-        (action_from_dict(a) for a in moves[:step]),
-    )
+    total = game.version
+    step = max(0, min(step, total))
+    state = replayed_state(game, step)
     names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
     wild = state.wild_rank
     hands = [
@@ -391,7 +394,7 @@ def replay_step(game: Game, step: int) -> dict:
         last = describe_move(record, names, None)
     return {
         "step": step,
-        "steps": len(moves),
+        "steps": total,
         "round_number": state.round_index + 1,
         "wild_name": rank_plural(wild),
         "hands": hands,

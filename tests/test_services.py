@@ -1,0 +1,167 @@
+import pytest
+
+from games import selectors, services
+from games.engine import GameState, Rules
+from games.models import Game, Move, RoundScore, Seat
+from games.services import GameError, StaleVersion
+from tests.factories import UserFactory, legal_actions, play_one, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def snapshot(game):
+    game.refresh_from_db()
+    return (game.version, game.state, Move.objects.filter(game=game).count())
+
+
+def test_create_validates_players_and_time_per_move():
+    user = UserFactory()
+    with pytest.raises(GameError):
+        services.game_create(creator=user, rules=Rules(), seat_count=9)
+    with pytest.raises(GameError):
+        services.game_create(creator=user, rules=Rules(), seat_count=2, time_per_move_days=4)
+    game = services.game_create(creator=user, rules=Rules(jokers=True), seat_count=4)
+    assert game.status == Game.Status.OPEN
+    assert list(game.seats.values_list("index", "user")) == [(0, user.pk)]
+    assert Rules.from_dict(game.rules).jokers
+
+
+def test_join_leave_and_start_rules():
+    host, guest, late = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=2)
+    with pytest.raises(GameError, match="Every seat"):
+        services.game_start(game_id=game.pk, user=host)
+    services.game_join(game_id=game.pk, user=guest)
+    with pytest.raises(GameError, match="already have a seat"):
+        services.game_join(game_id=game.pk, user=guest)
+    with pytest.raises(GameError, match="full"):
+        services.game_join(game_id=game.pk, user=late)
+    with pytest.raises(GameError, match="creator"):
+        services.game_start(game_id=game.pk, user=guest)
+    services.game_leave(game_id=game.pk, user=guest)
+    assert game.seats.count() == 1
+    services.game_join(game_id=game.pk, user=late)
+    services.game_start(game_id=game.pk, user=host)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.version == 0
+    with pytest.raises(GameError, match="already started"):
+        services.game_leave(game_id=game.pk, user=late)
+
+
+def test_host_leaving_cancels_and_bots_fill_every_empty_seat():
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=4, bot_kind="easy")
+    seats = list(game.seats.select_related("user"))
+    assert len(seats) == 4 and all(s.user.is_bot for s in seats[1:])
+    assert len({s.user_id for s in seats}) == 4
+    services.game_leave(game_id=game.pk, user=host)
+    game.refresh_from_db()
+    assert game.status == Game.Status.CANCELLED
+
+
+def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users, time_per_move_days=2)
+    assert game.deadline is not None
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    while game.status == Game.Status.ACTIVE:
+        play_one(game, by_seat, choose=lambda actions: actions[-1])
+    assert selectors.replayed_state(game) == GameState.from_dict(game.state)
+    assert Move.objects.filter(game=game).count() == game.version
+    rounds = Rules().round_count
+    assert RoundScore.objects.filter(game=game).count() == rounds * 2
+    state = GameState.from_dict(game.state)
+    for seat in game.seats.all():
+        total = sum(RoundScore.objects.filter(game=game, seat=seat.index).values_list(
+            "penalty", flat=True))  # fmt: skip
+        assert total == state.totals[seat.index] == seat.final_total
+    ranks = sorted(game.seats.values_list("final_rank", flat=True))
+    assert ranks[0] == 1
+    assert game.finished_at is not None and game.deadline is None
+
+
+def test_a_stale_version_is_refused_and_changes_nothing():
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    mover = game.seats.get(index=game.to_move_seat).user
+    before = snapshot(game)
+    with pytest.raises(StaleVersion):
+        services.move_draw(game_id=game.pk, user=mover, version=game.version + 1, source="stock")
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("who", "kwargs", "message"),
+    [
+        ("other", {"source": "stock"}, "not your turn"),
+        ("stranger", {"source": "stock"}, "no seat"),
+        ("mover", {"source": "sky"}, "Draw from the stock"),
+    ],
+)
+def test_bad_draws_are_refused_and_change_nothing(who, kwargs, message):
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    people = {
+        "mover": game.seats.get(index=game.to_move_seat).user,
+        "other": game.seats.exclude(index=game.to_move_seat).get().user,
+        "stranger": UserFactory(),
+    }
+    before = snapshot(game)
+    with pytest.raises(GameError, match=message):
+        services.move_draw(game_id=game.pk, user=people[who], version=game.version, **kwargs)
+    assert snapshot(game) == before
+
+
+def test_discarding_a_card_not_in_hand_or_junk_is_refused():
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    play_one(game, by_seat)  # draw
+    mover = by_seat[game.to_move_seat]
+    state = GameState.from_dict(game.state)
+    foreign = state.hands[1 - game.to_move_seat][0].token
+    before = snapshot(game)
+    for card in (foreign, "ZZ", "", "7H.99", "<script>"):
+        with pytest.raises(GameError):
+            services.move_discard(game_id=game.pk, user=mover, version=game.version, card=card)
+    with pytest.raises(GameError, match="cannot go out"):
+        hand = state.hands[game.to_move_seat]
+        not_out = [c for c in hand if c.token not in {
+            a.card.token for a in legal_actions(game) if a.to_dict()["type"] == "go_out"}]
+        services.move_go_out(
+            game_id=game.pk, user=mover, version=game.version, card=not_out[0].token
+        )  # fmt: skip
+    assert snapshot(game) == before
+
+
+def test_bot_turn_runs_once_per_version():
+    host = UserFactory()
+    game = started_game([host], bots="easy", seat_count=2)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    if by_seat[game.to_move_seat] == host:
+        play_one(game, by_seat)
+        play_one(game, by_seat)
+    version = game.version
+    assert services.bot_play_turn(game_id=game.pk, version=version) is True
+    assert services.bot_play_turn(game_id=game.pk, version=version) is False
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert Move.objects.get(game=game, seq=version).by_bot
+
+
+def test_resigning_ranks_last_and_ends_a_game_left_with_one_person():
+    a, b, c = UserFactory(), UserFactory(), UserFactory()
+    game = started_game([a, b, c])
+    services.game_resign(game_id=game.pk, user=b)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert services.bot_kind_of(Seat.objects.get(game=game, user=b)) == "easy"
+    with pytest.raises(GameError, match="resigned"):
+        services.move_draw(game_id=game.pk, user=b, version=game.version, source="stock")
+    services.game_resign(game_id=game.pk, user=c)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    ranks = dict(game.seats.values_list("user", "final_rank"))
+    assert ranks[a.pk] == 1 and ranks[b.pk] >= 2 and ranks[c.pk] >= 2
+    with pytest.raises(GameError, match="over"):
+        services.move_draw(game_id=game.pk, user=a, version=game.version, source="stock")

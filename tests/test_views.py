@@ -1,0 +1,189 @@
+import re
+
+import pytest
+from django.urls import reverse
+
+from games.engine import GameState
+from games.models import Game, Move
+from tests.factories import UserFactory, legal_actions, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def duel():
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    return game, by_seat
+
+
+def post(client, name, game, data, htmx=False):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse(name, args=[game.pk]), data, **headers)
+
+
+def test_create_game_form_explains_every_switch_and_creates(client):
+    client.force_login(UserFactory())
+    page = client.get(reverse("game_new")).content.decode()
+    for words in ("Aces high or low", "Face cards by rank", "Wild penalty 15", "One wild per meld",
+                  "All-wild melds", "Jokers", "Extended", "Up and down", "Double face rounds",
+                  "Redemption"):  # fmt: skip
+        assert words in page
+    response = client.post(
+        reverse("game_new"),
+        {"seat_count": "3", "time_per_move_days": "7", "rounds": "up_and_down", "redemption": "on"},
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse("game", args=[game.pk])
+    assert game.rules["rounds"] == "up_and_down" and game.rules["redemption"]
+    assert game.time_per_move_days == 7
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{"seat_count": "9"}, {"seat_count": "x"}, {"seat_count": "2", "time_per_move_days": "4"},
+     {"seat_count": "2", "rounds": "forever"}, {"seat_count": "2", "bots": "genius"}],
+)  # fmt: skip
+def test_create_game_with_junk_is_a_400_that_creates_nothing(client, data):
+    client.force_login(UserFactory())
+    response = client.post(reverse("game_new"), data)
+    assert response.status_code == 400
+    assert not Game.objects.exists()
+
+
+def test_table_shows_my_turn_hand_wild_and_forms_that_work_without_javascript(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    html = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Your turn: draw a card" in html
+    assert "3s are wild" in html
+    assert f'action="{reverse("move_draw", args=[game.pk])}"' in html
+    assert f'hx-post="{reverse("move_draw", args=[game.pk])}"' in html
+    hand = GameState.from_dict(game.state).hands[game.to_move_seat]
+    for card in hand:
+        assert f'data-card="{card.token}"' in html
+
+
+def test_a_move_without_javascript_redirects_back_to_the_table(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    response = post(client, "move_draw", game, {"source": "stock", "version": game.version})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_a_move_with_htmx_answers_the_table_partial(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    response = post(client, "move_draw", game, {"source": "discard", "version": 0}, htmx=True)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="table"') and "<html" not in html
+    assert "Your turn: discard a card" in html
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status", "message"),
+    [
+        ("move_draw", {"source": "stock", "version": "99"}, 409, "moved on"),
+        ("move_draw", {"source": "stock", "version": "abc"}, 400, "out of date"),
+        ("move_draw", {"source": "stock"}, 400, "out of date"),
+        ("move_draw", {"source": "<b>", "version": "0"}, 400, "Draw from the stock"),
+        ("move_discard", {"card": "7H", "version": "0"}, 400, "Draw a card first"),
+        ("move_discard", {"card": "junk" * 50, "version": "0"}, 400, "not a card"),
+        ("move_go_out", {"card": "", "version": "0"}, 400, "not a card"),
+    ],
+)
+def test_bad_moves_get_a_readable_4xx_and_change_nothing(client, duel, name, data, status, message):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    for htmx in (False, True):
+        response = post(client, name, game, data, htmx=htmx)
+        assert response.status_code == status
+        assert message in response.content.decode()
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_stale_htmx_move_gets_409_with_a_fresh_table(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    post(client, "move_draw", game, {"source": "stock", "version": 0}, htmx=True)
+    response = post(client, "move_draw", game, {"source": "stock", "version": 0}, htmx=True)
+    assert response.status_code == 409
+    assert 'data-version="1"' in response.content.decode()
+
+
+def test_out_of_turn_and_strangers_are_refused(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[1 - game.to_move_seat])
+    response = post(client, "move_draw", game, {"source": "stock", "version": 0})
+    assert response.status_code == 400
+    assert "not your turn" in response.content.decode()
+    client.force_login(UserFactory())
+    response = post(client, "move_draw", game, {"source": "stock", "version": 0})
+    assert response.status_code == 403
+    client.logout()
+    response = post(client, "move_draw", game, {"source": "stock", "version": 0})
+    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_missing_games_are_404(client):
+    client.force_login(UserFactory())
+    assert client.get(reverse("game", args=[999])).status_code == 404
+    assert post(client, "move_draw", Game(pk=999), {"version": 0}).status_code == 404
+    assert client.get(reverse("invite", args=["nope"])).status_code == 404
+
+
+def test_polling_is_204_until_someone_moves(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[1 - game.to_move_seat])
+    url = reverse("game_table", args=[game.pk])
+    assert client.get(url, {"v": game.version}).status_code == 204
+    action = legal_actions(game)[0].to_dict()
+    mover = by_seat[game.to_move_seat]
+    from games import services
+
+    services.move_draw(game_id=game.pk, user=mover, version=0, source=action["source"])
+    response = client.get(url, {"v": 0})
+    assert response.status_code == 200
+    assert 'data-version="1"' in response.content.decode()
+
+
+def test_private_games_are_hidden_from_strangers_but_open_by_invite(client):
+    host = UserFactory()
+    from games import services
+    from games.engine import Rules
+
+    game = services.game_create(creator=host, rules=Rules(), seat_count=2, is_public=False)
+    client.force_login(UserFactory())
+    assert client.get(reverse("game", args=[game.pk])).status_code == 404
+    response = client.get(reverse("invite", args=[game.invite_code]), follow=True)
+    assert response.status_code == 200 and "Take a seat" in response.content.decode()
+    assert post(client, "game_join", game, {}).status_code == 302
+    assert game.seats.count() == 2
+
+
+def test_dashboard_lists_my_turn_first(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    html = client.get(reverse("home")).content.decode()
+    mine = html.index("Your turn")
+    assert html.index(f'href="{reverse("game", args=[game.pk])}"') > mine
+    assert html.index(f'href="{reverse("game", args=[game.pk])}"') < html.index("Waiting on others")
+
+
+def test_history_hides_stock_draws_of_others_and_replay_waits_for_the_end(client, duel):
+    game, by_seat = duel
+    from games import services
+
+    mover = by_seat[game.to_move_seat]
+    services.move_draw(game_id=game.pk, user=mover, version=0, source="stock")
+    drawn = Move.objects.get(game=game, seq=0).record["card"]
+    client.force_login(by_seat[1 - game.to_move_seat])
+    html = client.get(reverse("game_history", args=[game.pk])).content.decode()
+    assert "drew from the stock" in html
+    assert not re.search(rf'data-card="{re.escape(drawn)}"', html)
+    assert client.get(reverse("game_replay", args=[game.pk])).status_code == 403

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from games.engine.bots import get_bot
 from games.engine.cards import make_deck
+from games.engine.melds import is_meld
 from games.engine.rules import ROUND_SCHEDULES, Rules
-from games.engine.state import GameState, MoveRecord, action_from_dict
+from games.engine.state import Discard, Draw, GameState, GoOut, MoveRecord, action_from_dict
 
 pytestmark = pytest.mark.engine
 
@@ -29,13 +30,14 @@ rules_strategy = st.builds(
     rounds=st.sampled_from(sorted(ROUND_SCHEDULES)),
     double_face_rounds=st.booleans(),
     redemption=st.booleans(),
-    turn_limit=st.integers(1, 3),  # keeps random games short; the limit itself is tested by hand
+    # short limits keep random play short; long ones let greedy bots go out (last turns, lay-offs)
+    turn_limit=st.sampled_from([1, 2, 5, 30]),
 )
 game_strategy = st.tuples(
     rules_strategy,
     st.integers(2, 8),
     st.text("abcdefghij0123456789", min_size=1, max_size=8),
-    st.lists(st.sampled_from(["random", "easy"]), min_size=8, max_size=8),
+    st.lists(st.sampled_from(["random", "easy", "easy"]), min_size=8, max_size=8),
 )
 few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -79,6 +81,8 @@ def test_cards_are_conserved_at_every_step(game):
 
     def conserved(state, record):
         assert on_table(state) == deck
+        for melds in state.shown_melds:  # lay-offs (redemption) keep every shown meld legal
+            assert all(is_meld(meld, state.wild_rank, rules) for meld in melds)
         if not state.is_over:
             sizes = [len(hand) for hand in state.hands]
             expected = [state.hand_size] * players
@@ -111,6 +115,7 @@ def strings_in(data) -> set[str]:
 
 
 @pytest.mark.hidden_info
+@pytest.mark.slow
 @few
 @given(game_strategy)
 def test_a_view_never_holds_a_card_its_viewer_may_not_see(game):
@@ -131,6 +136,7 @@ def test_a_view_never_holds_a_card_its_viewer_may_not_see(game):
     play(rules, players, seed, names, check_views)
 
 
+@pytest.mark.slow
 @few
 @given(game_strategy)
 def test_replay_equals_live_play_and_states_round_trip(game):
@@ -186,3 +192,24 @@ def assert_last_turns_go_once_round_the_table(records: list[MoveRecord], players
             if went_out is not None:
                 assert turns == [(went_out + k) % players for k in range(1, players)]
             went_out = None
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(2, 4), st.text("abcdef0123", min_size=1, max_size=6), st.booleans())
+def test_long_rounds_reshuffle_the_stock_and_still_conserve_and_replay(players, seed, jokers):
+    rules = Rules(jokers=jokers, turn_limit=60)
+    state = GameState.new(rules, players, seed)
+    deck, bot, rng = full_deck(rules, players), get_bot("random"), random.Random(seed)
+    actions, reshuffles = [], 0
+    while state.round_index == 0:
+        action = bot.choose(state.view(state.to_move), rng)
+        if isinstance(action, GoOut):  # keep the round going until the stock runs out
+            action = Discard(action.seat, action.card)
+        if isinstance(action, Draw) and state.is_legal(Draw(action.seat, "stock")):
+            action = Draw(action.seat, "stock")
+        reshuffles += state.apply(action).reshuffled
+        actions.append(action)
+        assert on_table(state) == deck
+    assert state.round_results[0].went_out is None
+    assert reshuffles > 0
+    assert GameState.replay(rules, players, seed, actions).to_dict() == state.to_dict()

@@ -158,6 +158,23 @@ def test_deck_count(players, decks):
     assert sum(table_tokens(state).values()) == 52 * decks
 
 
+@pytest.mark.parametrize(
+    ("rules", "players", "decks"),
+    [
+        (Rules(rounds="extended"), 5, 2),  # 104 - 5 * 15 = 29 left
+        (Rules(rounds="extended"), 6, 3),  # 104 - 6 * 15 = 14 < 20: a third deck
+        (Rules(jokers=True), 6, 2),  # 108 - 6 * 13 = 30
+        (Rules(rounds="extended", jokers=True), 8, 3),
+    ],
+)
+def test_deck_count_leaves_twenty_cards_after_the_largest_deal(rules, players, decks):
+    assert rules.deck_count(players) == decks
+    state = GameState.new(rules, players, "decks")
+    assert table_tokens(state) == deck_tokens(rules, players)
+    per_deck = 54 if rules.jokers else 52
+    assert per_deck * decks - players * max(rules.hand_sizes) >= 20
+
+
 def test_too_few_or_too_many_players_is_refused():
     with pytest.raises(ValueError):
         GameState.new(Rules(), 1, "x")

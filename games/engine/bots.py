@@ -7,6 +7,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from .cards import Card
 from .rules import Rules
 from .state import (
     Action,
@@ -63,6 +64,8 @@ class GreedyBot:
     def _improves(view: PlayerView, top) -> bool:
         """Whether hand + top, after the best discard other than the top card's face, leaves
         less than the hand does now (= discarding the top card again)."""
+        if _cannot_help(view.hand, top, view.wild_rank, view.rules):
+            return False
         options = cached_discard_options((*view.hand, top), view.wild_rank, view.rules)
         keep = [
             penalty
@@ -92,6 +95,25 @@ class GreedyBot:
 
 def _cost(rules: Rules, card, wild_rank: int) -> int:
     return rules.penalty(card, wild_rank)
+
+
+def _cannot_help(hand: Sequence[Card], top: Card, wild_rank: int, rules: Rules) -> bool:
+    """A shortcut that spares the solver, giving exactly its answer when it applies: if no wild
+    is in play and `top` has no card of its rank nor a suit neighbour within two ranks, `top`
+    can only be deadwood, so swapping it for a card X leaves at least best(hand) - cost(X) +
+    cost(top). When `top` costs at least as much as every card held, that is never less."""
+    if rules.is_wild(top, wild_rank) or any(rules.is_wild(card, wild_rank) for card in hand):
+        return False
+    top_cost = rules.penalty(top, wild_rank)
+    top_ranks = {top.rank, 14} if rules.aces_high and top.rank == 1 else {top.rank}
+    for card in hand:
+        if rules.penalty(card, wild_rank) > top_cost or card.rank == top.rank:
+            return False
+        if card.suit == top.suit:
+            ranks = {card.rank, 14} if rules.aces_high and card.rank == 1 else {card.rank}
+            if any(abs(a - b) <= 2 for a in ranks for b in top_ranks):
+                return False
+    return True
 
 
 BOTS: dict[str, Bot] = {"random": RandomBot(), "easy": GreedyBot()}

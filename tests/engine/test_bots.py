@@ -6,10 +6,13 @@ import inspect
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.engine import bots as bots_module
 from games.engine.bots import BOTS, GreedyBot, RandomBot, get_bot, simulate_game
-from games.engine.cards import Card
+from games.engine.cards import Card, make_deck
+from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import Discard, Draw, GameState, GoOut, RuleError
 from tests.engine.test_state import cards, make_state
@@ -134,3 +137,29 @@ def test_greedy_bots_go_out_often():
     state = simulate_game(Rules(), 3, "greedy", ["easy"] * 3)
     went_out = [r.went_out for r in state.round_results]
     assert sum(w is not None for w in went_out) >= 8
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 51), min_size=4, max_size=12, unique=True),
+    st.integers(3, 13),
+    st.booleans(),
+    st.booleans(),
+)
+def test_the_take_the_discard_shortcut_agrees_with_the_solver(indexes, wild_rank, aces, ranked):
+    rules = Rules(aces_high=aces, face_cards_by_rank=ranked)
+    deck = make_deck()
+    *hand, top = [deck[i] for i in indexes]
+    if bots_module._cannot_help(hand, top, wild_rank, rules):
+        options = discard_options([*hand, top], wild_rank, rules)
+        assert min(options[card] for card in hand) >= options[top]
+
+
+def test_the_shortcut_applies_only_to_a_lone_dear_card():
+    rules = Rules()
+    assert bots_module._cannot_help(cards("2C 5D 7S"), Card(13, "H"), 4, rules)
+    assert not bots_module._cannot_help(cards("2C 5D 7S"), Card(13, "H"), 2, rules)  # 2s wild
+    assert not bots_module._cannot_help(cards("2C 5D JH"), Card(13, "H"), 4, rules)  # neighbour
+    assert not bots_module._cannot_help(cards("2C 5D KS"), Card(13, "H"), 4, rules)  # same rank
+    assert not bots_module._cannot_help(cards("2C 5D 7S"), Card(6, "H"), 4, rules)  # cheaper
+    assert not bots_module._cannot_help(cards("2C 5D QS"), Card(1, "S"), 4, Rules(aces_high=True))

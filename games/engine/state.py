@@ -379,10 +379,13 @@ class GameState:
         return state
 
     @classmethod
-    def replay(cls, rules: Rules, players: int, seed: str, actions: Iterable[Action]) -> GameState:
+    def replay(
+        cls, rules: Rules, players: int, seed: str, actions: Iterable[Action | Mapping]
+    ) -> GameState:
+        """The game after `actions` (Action objects, or their `to_dict()` form)."""
         state = cls.new(rules, players, seed)
         for action in actions:
-            state.apply(action)
+            state.apply(action_from_dict(action) if isinstance(action, Mapping) else action)
         return state
 
     def _deal(self) -> None:

@@ -197,6 +197,7 @@ def test_state_round_trips_through_json_at_every_step():
         rules, 3, "roundtrip", [action_from_dict(a.to_dict()) for a in actions]
     )
     assert replayed == state
+    assert GameState.replay(rules, 3, "roundtrip", [a.to_dict() for a in actions]) == state
 
 
 def test_an_unknown_state_format_is_refused():

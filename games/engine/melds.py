@@ -397,8 +397,10 @@ def arrange(
 ) -> Arrangement:
     """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
     that leaves the least penalty."""
-    if not table_melds and _Fast.usable(hand, wild_rank, rules):
-        return _Fast(hand, wild_rank, rules).arrangement()
+    if not table_melds and rules.max_wilds_per_meld is None:
+        fast = _FastHand(hand, wild_rank, rules)
+        if fast.entries is not None:
+            return fast.arrangement()
     solver = _Solver(hand, wild_rank, rules, table_melds)
     return solver.arrangement(*solver.start())
 
@@ -407,6 +409,10 @@ def discard_options(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -
     """For each card of a hand just after drawing: the least penalty the other cards leave if it
     is discarded. One search shares its memo across every natural discarded; discarding a wild
     changes only which wilds are left, so each kind of wild shares one more memo."""
+    if rules.max_wilds_per_meld is None:
+        fast = _FastHand(hand, wild_rank, rules)
+        if fast.entries is not None:
+            return fast.discard_options()
     solver = _Solver(hand, wild_rank, rules)
     result: dict[Card, int] = {}
     root, w, s, mask = solver.start()
@@ -445,57 +451,62 @@ def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> lis
 # Runs and same-suit sets live inside one suit; sets across suits are the only link between suits.
 # Each suit's best (deadwood by wilds allowed) is a table keyed by the suit's natural counts,
 # filled lazily and kept across calls; a hand only enumerates its cross-suit sets and combines the
-# four suit tables by (min, +) over the wilds.
+# four suit rows by (min, +) over the wilds.
 
 BIG = 1 << 30
+FIELD = 3  # bits per rank in a suit vector: up to 7 copies of a card
+UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))
+LOW_BITS = sum(1 << FIELD * q for q in range(13))
+OVERFLOW = 1 << FIELD * 13
+SUIT_OF = {s: i for i, s in enumerate(SUITS)}
 
 
 class _SuitTable:
-    """Best arrangement of one suit's naturals into runs and same-suit sets.
+    """Best arrangements of one suit's naturals into runs and same-suit sets.
 
-    A suit is an int with 2 bits of count per rank (rank r at bits 2(r-1)). `get(m)` returns
-    (values, choices): values[w] is the least deadwood with melds needing at most w wilds (past
-    the end: 0); choices[w] is (meld, wilds it needs, the suit left) with meld None for "the
-    lowest card is deadwood", ("set", rank, copies) or ("run", ranks in run order)."""
+    A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
+    count): values[w] is the least deadwood with melds needing at most w wilds (past the end: 0);
+    choices[w] is (meld, wilds it needs, the suit left), meld None meaning "the lowest card is
+    deadwood", else ("set", rank, copies) or ("run", ranks in run order); total is the penalty
+    of every card and count the number of cards."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
         self.aces_high = aces_high
-        self.cache: dict[int, tuple[tuple[int, ...], tuple]] = {0: ((0,), (None,))}
+        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0)}
 
-    def get(self, m: int) -> tuple[tuple[int, ...], tuple]:
+    def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
-        return hit if hit is not None else self._compute(m)
+        return hit if hit is not None else self.compute(m)
 
-    def _compute(self, m: int) -> tuple[tuple[int, ...], tuple]:
+    def compute(self, m: int) -> tuple:
         shift = (m & -m).bit_length() - 1
-        base = shift & ~1
-        rank = base // 2 + 1
+        base = shift - shift % FIELD
+        rank = base // FIELD + 1
         unit = 1 << base
-        count = (m >> base) & 3
-        naturals = sum((m >> (2 * q)) & 3 for q in range(13))
+        copies = (m >> base) & 7
+        counts = [0] + [(m >> FIELD * (q - 1)) & 7 for q in range(1, 14)]
+        naturals = sum(counts)
+        total = sum(self.pens[q] * counts[q] for q in range(1, 14))
         options = [(0, self.pens[rank], m - unit, None)]
-        for k in range(1, count + 1):
+        for k in range(1, min(copies, MAX_SET_NATURALS) + 1):
             options.append((max(0, 3 - k), 0, m - k * unit, ("set", rank, k)))
-        top = min(rank + MAX_RUN_SPAN - 1, 13)
-        present = [q for q in range(rank + 1, top + 1) if m >> 2 * (q - 1) & 3]
-        for size in range(1, len(present) + 1):
-            for combo in combinations(present, size):
-                need = max(3, combo[-1] - rank + 1) - size - 1
-                sub = m - unit - sum(1 << 2 * (q - 1) for q in combo)
-                options.append((need, 0, sub, ("run", (rank, *combo))))
+        windows = [[q for q in range(rank + 1, min(rank + MAX_RUN_SPAN - 1, 13) + 1) if counts[q]]]
         if rank == 1 and self.aces_high:
-            high = [q for q in range(15 - MAX_RUN_SPAN, 14) if m >> 2 * (q - 1) & 3]
-            for size in range(1, len(high) + 1):
-                for combo in combinations(high, size):
-                    need = max(3, 15 - combo[0]) - size - 1
-                    sub = m - unit - sum(1 << 2 * (q - 1) for q in combo)
-                    options.append((need, 0, sub, ("run", (*combo, 1))))
+            windows.append([q for q in range(15 - MAX_RUN_SPAN, 14) if counts[q]])
+        for high, present in enumerate(windows):
+            for size in range(1, len(present) + 1):
+                for combo in combinations(present, size):
+                    span = 15 - combo[0] if high else combo[-1] - rank + 1
+                    need = max(3, span) - size - 1
+                    sub = m - unit - sum(UNIT[q] for q in combo)
+                    ranks = (*combo, 1) if high else (rank, *combo)
+                    options.append((need, 0, sub, ("run", ranks)))
         length = 2 * naturals + 1
         values = [BIG] * length
         choices: list = [None] * length
         for need, add, sub, meld in options:
-            sub_values = self.get(sub)[0]
+            sub_values = self.entry(sub)[0]
             last = len(sub_values) - 1
             for w in range(need, length):
                 i = w - need
@@ -504,13 +515,13 @@ class _SuitTable:
                     values[w] = v
                     choices[w] = (meld, need, sub)
         end = values.index(0) + 1 if 0 in values else length
-        result = (tuple(values[:end]), tuple(choices[:end]))
+        result = (tuple(values[:end]), tuple(choices[:end]), total, naturals)
         self.cache[m] = result
         return result
 
 
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
-_SUIT_TABLE_LIMIT = 200_000  # entries per table before it is dropped and refilled
+_SUIT_TABLE_LIMIT = 500_000  # entries per table before it is dropped and refilled
 
 
 def _suit_table(rules: Rules) -> _SuitTable:
@@ -525,6 +536,10 @@ def _suit_table(rules: Rules) -> _SuitTable:
 def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
     """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
     la, lb = len(a), len(b)
+    if la == 1:
+        return tuple(a[0] + x for x in b[: budget + 1])
+    if lb == 1:
+        return tuple(b[0] + x for x in a[: budget + 1])
     out = []
     for w in range(min(budget, la + lb - 2) + 1):
         best = BIG
@@ -540,153 +555,187 @@ def _at(row: tuple[int, ...], w: int) -> int:
     return row[w] if w < len(row) else 0
 
 
-class _Fast:
-    """One hand on the fast path."""
+def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
+    """The least total of the rows when their melds may need `budget` wilds in all."""
+    acc = None
+    for row in rows:
+        if row[0]:
+            acc = row if acc is None else _conv(acc, row, budget)
+    if acc is None:
+        return 0
+    return acc[budget] if budget < len(acc) else 0
+
+
+_HUB_OPTIONS: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+
+
+def _hub_options(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
+    """The cross-suit sets one rank's naturals can form: (wilds needed, copies per suit). With no
+    cap on wilds, two sets of one rank are never better than the two merged, so one set per rank
+    (of any size) is enough."""
+    options = _HUB_OPTIONS.get(counts)
+    if options is None:
+        options = []
+        for ks in product(*(range(n + 1) for n in counts)):
+            if sum(1 for k in ks if k) >= 2:
+                options.append((max(0, 3 - sum(ks)), ks))
+        options.sort()
+        _HUB_OPTIONS[counts] = options
+    return options
+
+
+def _cross_sets(suits: list[int], budget: int) -> list[list[tuple[int, int, tuple[int, ...]]]]:
+    """Per rank held in two or more suits: its cross-suit sets as (need, bit shift, copies)."""
+    p0, p1, p2, p3 = ((m | m >> 1 | m >> 2) & LOW_BITS for m in suits)
+    shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+    hubs = []
+    while shared:
+        low = shared & -shared
+        shared ^= low
+        base = low.bit_length() - 1
+        counts = tuple((m >> base) & 7 for m in suits)
+        options = [(need, base, ks) for need, ks in _hub_options(counts) if need <= budget]
+        if options:
+            hubs.append(options)
+    return hubs
+
+
+def _combos(suits: list[int], budget: int):
+    """Every choice of cross-suit sets: (wilds they need, sets, suits left)."""
+    yield 0, (), suits
+    hubs = _cross_sets(suits, budget)
+    if not hubs:
+        return
+    for combo in product(*([None, *options] for options in hubs)):
+        sets = tuple(o for o in combo if o is not None)
+        if not sets:
+            continue
+        need = sum(o[0] for o in sets)
+        if need > budget:
+            continue
+        left = list(suits)
+        for _, base, ks in sets:
+            for s in range(4):
+                left[s] -= ks[s] << base
+        yield need, sets, left
+
+
+def _fast_best(table: _SuitTable, suits: list[int], budget: int):
+    """(least natural deadwood, (sets, suits left, wilds left for the suits))."""
+    entry = table.entry
+    best_value, best_plan = BIG, None
+    for need, sets, left in _combos(suits, budget):
+        b = budget - need
+        rows = [entry(m)[0] for m in left]
+        if sets:
+            bound = sum(row[b] if b < len(row) else 0 for row in rows)
+            if bound >= best_value:
+                continue
+        value = _combine(rows, b)
+        if value < best_value:
+            best_value, best_plan = value, (sets, left, b)
+    return best_value, best_plan
+
+
+def _split_budget(rows: list[tuple[int, ...]], budget: int) -> list[int]:
+    """How many wilds each suit's melds may need, reaching the combined best."""
+    prefix = [(0,)]
+    for row in rows:
+        prefix.append(_conv(prefix[-1], row, budget))
+    shares = [0] * len(rows)
+    b = min(budget, len(prefix[-1]) - 1)
+    target = _at(prefix[-1], b)
+    for s in range(len(rows) - 1, -1, -1):
+        for k in range(b + 1):
+            if _at(prefix[s], b - k) + _at(rows[s], k) == target:
+                shares[s] = k
+                b -= k
+                target = _at(prefix[s], b)
+                break
+    return shares
+
+
+class _FastHand:
+    """A hand split for the fast path: suit vectors of naturals and the wilds (dearest first)."""
+
+    __slots__ = ("entries", "hand", "nat_total", "rules", "suits", "table", "wild_rank", "wilds")
 
     def __init__(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules):
-        self.rules = rules
-        self.wild_rank = wild_rank
+        self.hand, self.wild_rank, self.rules = hand, wild_rank, rules
         self.table = _suit_table(rules)
-        suit_index = _SUIT_INDEX
-        self.cards_of: dict[tuple[int, int], list[Card]] = {}
-        wilds = []
         suits = [0, 0, 0, 0]
+        wilds = []
+        unit, suit_of = UNIT, SUIT_OF
         for c in hand:
             r = c.rank
-            if r == wild_rank or c.suit == "J":
+            if r == wild_rank or not r:
                 wilds.append(c)
-                continue
-            s = suit_index[c.suit]
-            self.cards_of.setdefault((s, r), []).append(c)
-            suits[s] += 1 << 2 * (r - 1)
+            else:
+                suits[suit_of[c.suit]] += unit[r]
         self.suits = suits
-        self.wilds = sorted(wilds, key=lambda c: (rules.penalty(c, wild_rank), c))
-        self.nat_total = sum(self.table.pens[r] * len(cs) for (_, r), cs in self.cards_of.items())
+        self.wilds = wilds
+        entry = self.table.entry
+        self.entries = entries = [entry(m) for m in suits] if max(suits) < OVERFLOW else None
+        if entries is not None:
+            if sum(e[3] for e in entries) != len(hand) - len(wilds):
+                self.entries = None  # a count overflowed: more than 7 copies of a card
+            else:
+                self.nat_total = sum(e[2] for e in entries)
 
-    @staticmethod
-    def usable(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
-        if rules.max_wilds_per_meld is not None:
-            return False
-        seen: dict[tuple[int, str], int] = {}
-        for c in hand:
-            k = (c.rank, c.suit)
-            seen[k] = seen.get(k, 0) + 1
-            if seen[k] > 3 and c.suit != "J" and c.rank != wild_rank:
-                return False
-        return True
-
-    def hub_options(self, budget: int) -> list[list[tuple[int, tuple[int, ...], int]]]:
-        """Per rank held in two or more suits: the cross-suit sets it may form, as
-        (wilds needed, copies per suit, rank); the first option is 'none'."""
-        per_rank: dict[int, list[int]] = {}
-        for (s, r), cs in self.cards_of.items():
-            per_rank.setdefault(r, [0, 0, 0, 0])[s] = len(cs)
-        hubs = []
-        for r, counts in per_rank.items():
-            if sum(1 for n in counts if n) < 2:
-                continue
-            options = [(0, (0, 0, 0, 0), r)]
-            for ks in product(*(range(n + 1) for n in counts)):
-                if sum(1 for k in ks if k) >= 2:
-                    need = max(0, 3 - sum(ks))
-                    if need <= budget:
-                        options.append((need, ks, r))
-            if len(options) > 1:
-                hubs.append(options)
-        return hubs
-
-    def best(self, budget: int):
-        """(least natural deadwood, sets chosen, per-suit rows) over every cross-suit choice."""
-        best_value, best_combo = BIG, None
-        for combo in product(*self.hub_options(budget)) if budget >= 0 else ():
-            need = sum(o[0] for o in combo)
-            if need > budget:
-                continue
-            suits = list(self.suits)
-            for _, ks, r in combo:
-                for s in range(4):
-                    suits[s] -= ks[s] << 2 * (r - 1)
-            value = self._value(suits, budget - need)
-            if value < best_value:
-                best_value, best_combo = value, (combo, suits, budget - need)
-        return best_value, best_combo
-
-    def _value(self, suits: list[int], budget: int) -> int:
-        get = self.table.get
-        if budget == 0:
-            return sum(get(m)[0][0] for m in suits if m)
-        row = None
-        for m in suits:
-            if m:
-                r = get(m)[0]
-                row = r if row is None else _conv(row, r, budget)
-        return 0 if row is None else _at(row, budget)
+    def no_meld_cost(self, wilds: int, wild_cost: int) -> int:
+        """What the wilds cost when the naturals form no meld at all."""
+        return 0 if self.rules.all_wild_melds and wilds >= 3 else wild_cost
 
     def arrangement(self) -> Arrangement:
         rules, wild_rank = self.rules, self.wild_rank
-        w = len(self.wilds)
-        value, found = self.best(w)
-        melds: list[list[Card]] = []  # naturals of each meld
+        wilds = self.wilds
+        if wilds:
+            wilds = sorted(wilds, key=lambda c: (rules.penalty(c, wild_rank), c), reverse=True)
+        value, plan = _fast_best(self.table, self.suits, len(wilds))
+        if value >= self.nat_total:
+            deadwood = [c for c in self.hand if not rules.is_wild(c, wild_rank)]
+            wild_cost = sum(rules.penalty(c, wild_rank) for c in wilds)
+            if self.no_meld_cost(len(wilds), wild_cost) == 0 and wilds:
+                return Arrangement([wilds], deadwood, self.nat_total)
+            return Arrangement([], deadwood + wilds, self.nat_total + wild_cost)
+        pools: dict[tuple[int, int], list[Card]] = {}
+        for c in self.hand:
+            if c.rank != wild_rank and c.rank:
+                pools.setdefault((SUIT_OF[c.suit], c.rank), []).append(c)
+        sets, left, budget = plan
+        melds: list[list[Card]] = []
         kinds: list[str] = []
         needs: list[int] = []
-        pools = {k: list(v) for k, v in self.cards_of.items()}
-        if value >= self.nat_total or found is None:
-            deadwood = [c for cs in self.cards_of.values() for c in cs]
-            wilds = list(self.wilds)
-            if rules.all_wild_melds and len(wilds) >= 3:
-                return Arrangement([wilds[::-1]], deadwood, self.nat_total)
-            return Arrangement(
-                [],
-                deadwood + wilds,
-                self.nat_total + sum(rules.penalty(c, wild_rank) for c in wilds),
-            )
-        combo, suits, budget = found
-        for need, ks, r in combo:
-            if need or any(ks):
-                melds.append([pools[(s, r)].pop() for s in range(4) for _ in range(ks[s])])
-                kinds.append("set")
-                needs.append(need)
+        for need, base, ks in sets:
+            rank = base // FIELD + 1
+            melds.append([pools[(s, rank)].pop() for s in range(4) for _ in range(ks[s])])
+            kinds.append("set")
+            needs.append(need)
         deadwood: list[Card] = []
-        for s, w_s in zip(range(4), self._split(suits, budget), strict=True):
-            m = suits[s]
+        entry = self.table.entry
+        shares = _split_budget([entry(m)[0] for m in left], budget)
+        for s in range(4):
+            m, w = left[s], shares[s]
             while m:
-                choices = self.table.get(m)[1]
-                meld, need, sub = choices[min(w_s, len(choices) - 1)]
+                choices = entry(m)[1]
+                meld, need, sub = choices[min(w, len(choices) - 1)]
                 if meld is None:
-                    r = ((m & -m).bit_length() - 1) // 2 + 1
-                    deadwood.append(pools[(s, r)].pop())
-                elif meld[0] == "set":
-                    melds.append([pools[(s, meld[1])].pop() for _ in range(meld[2])])
-                    kinds.append("set")
-                    needs.append(need)
+                    shift = (m & -m).bit_length() - 1
+                    deadwood.append(pools[(s, shift // FIELD + 1)].pop())
                 else:
-                    melds.append([pools[(s, r)].pop() for r in meld[1]])
-                    kinds.append("run")
+                    if meld[0] == "set":
+                        melds.append([pools[(s, meld[1])].pop() for _ in range(meld[2])])
+                    else:
+                        melds.append([pools[(s, r)].pop() for r in meld[1]])
+                    kinds.append(meld[0])
                     needs.append(need)
-                w_s -= need
+                w -= need
                 m = sub
-        return self._place_wilds(melds, kinds, needs, deadwood, value)
+        return self._place_wilds(melds, kinds, needs, deadwood, value, wilds)
 
-    def _split(self, suits: list[int], budget: int) -> list[int]:
-        """How many wilds each suit's melds may need, reaching the combined best."""
-        rows = [self.table.get(m)[0] if m else (0,) for m in suits]
-        prefix = [(0,)]
-        for row in rows:
-            prefix.append(_conv(prefix[-1], row, budget))
-        shares = [0, 0, 0, 0]
-        b = min(budget, len(prefix[4]) - 1)
-        target = _at(prefix[4], b)
-        for s in range(3, -1, -1):
-            for k in range(b + 1):
-                if _at(prefix[s], b - k) + _at(rows[s], k) == target:
-                    shares[s] = k
-                    b -= k
-                    target = _at(prefix[s], b)
-                    break
-        return shares
-
-    def _place_wilds(self, melds, kinds, needs, deadwood, value) -> Arrangement:
-        wilds = self.wilds[::-1]  # dearest first: all of them get melded
+    def _place_wilds(self, melds, kinds, needs, deadwood, value, wilds) -> Arrangement:
+        """Every wild goes into a meld: first what each needs, the rest into a set (or runs)."""
+        wilds = wilds[::-1]  # cheapest first; pop() takes the dearest
         extra = len(wilds) - sum(needs)
         if extra and "set" not in kinds:
             room = sum(MAX_RUN - len(m) - n for m, n in zip(melds, needs, strict=True))
@@ -698,20 +747,62 @@ class _Fast:
                 kinds.append("set")
                 needs.append(2)
                 extra -= 3
+        into_runs = "set" not in kinds
         out = []
         for meld, kind, need in zip(melds, kinds, needs, strict=True):
             take = need
-            if extra and (kind == "set" or "set" not in kinds):
-                more = extra if kind == "set" else min(extra, MAX_RUN - len(meld) - need)
-                take += more
-                extra -= more
+            if extra and kind == "set":
+                take, extra = take + extra, 0
+            elif extra and into_runs:
+                more = min(extra, MAX_RUN - len(meld) - need)
+                take, extra = take + more, extra - more
             mine = [wilds.pop() for _ in range(take)]
             if kind == "run":
                 out.append(_order_run(meld, mine, self.rules.aces_high))
             else:
                 out.append(meld + mine)
-        assert not wilds and not extra
         return Arrangement(out, deadwood, value)
 
-
-_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
+    def discard_options(self) -> dict[Card, int]:
+        """Every discard at once: the cross-suit choices are enumerated once, and for each the
+        other suits' combined row is reused for every card of a suit."""
+        rules, wild_rank = self.rules, self.wild_rank
+        budget = len(self.wilds)
+        entry = self.table.entry
+        pens = self.table.pens
+        natural_types = {(SUIT_OF[c.suit], c.rank) for c in self.hand if c not in self.wilds}
+        best = dict.fromkeys(natural_types, BIG)
+        best_wild = BIG
+        for need, _, left in _combos(self.suits, budget):
+            b = budget - need
+            rows = [entry(m)[0] for m in left]
+            prefix = [(0,)]
+            for row in rows:
+                prefix.append(_conv(prefix[-1], row, b))
+            if b >= 1:
+                best_wild = min(best_wild, _at(prefix[4], b - 1))
+            suffix = (0,)
+            for s in range(3, -1, -1):
+                others = _conv(prefix[s], suffix, b)
+                for t in natural_types:
+                    if t[0] != s or not (left[s] >> FIELD * (t[1] - 1)) & 7:
+                        continue
+                    row = entry(left[s] - UNIT[t[1]])[0]
+                    value = min(_at(others, b - w) + _at(row, w) for w in range(b + 1))
+                    if value < best[t]:
+                        best[t] = value
+                suffix = _conv(suffix, rows[s], b)
+        wild_cost = sum(rules.penalty(c, wild_rank) for c in self.wilds)
+        result: dict[Card, int] = {}
+        for c in self.hand:
+            if c.rank == wild_rank or not c.rank:
+                rest = wild_cost - rules.penalty(c, wild_rank)
+                value = best_wild
+                total = self.nat_total
+                cost = value if value < total else total + self.no_meld_cost(budget - 1, rest)
+            else:
+                total = self.nat_total - pens[c.rank]
+                value = best[(SUIT_OF[c.suit], c.rank)]
+                cost = value if value < total else total + self.no_meld_cost(budget, wild_cost)
+            result[c] = cost
+        return result

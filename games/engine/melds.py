@@ -45,6 +45,17 @@ class Arrangement:
     layoffs: list[tuple[int, list[Card]]] = field(default_factory=list)
 
 
+def _arrangement(melds, deadwood, penalty, layoffs=None) -> Arrangement:
+    """Arrangement(...) without the frozen dataclass's per-field __setattr__ (a hot path)."""
+    result = object.__new__(Arrangement)
+    fields = result.__dict__
+    fields["melds"] = melds
+    fields["deadwood"] = deadwood
+    fields["penalty"] = penalty
+    fields["layoffs"] = [] if layoffs is None else layoffs
+    return result
+
+
 # -- meld legality -------------------------------------------------------------------------------
 
 
@@ -454,7 +465,7 @@ def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> lis
 # four suit rows by (min, +) over the wilds.
 
 BIG = 1 << 30
-FIELD = 3  # bits per rank in a suit vector: up to 7 copies of a card
+FIELD = 2  # bits per rank in a suit vector: up to 3 copies of a card (3 decks)
 UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))
 LOW_BITS = sum(1 << FIELD * q for q in range(13))
 OVERFLOW = 1 << FIELD * 13
@@ -465,15 +476,16 @@ class _SuitTable:
     """Best arrangements of one suit's naturals into runs and same-suit sets.
 
     A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
-    count): values[w] is the least deadwood with melds needing at most w wilds (past the end: 0);
-    choices[w] is (meld, wilds it needs, the suit left), meld None meaning "the lowest card is
-    deadwood", else ("set", rank, copies) or ("run", ranks in run order); total is the penalty
-    of every card and count the number of cards."""
+    count, held, doubled): values[w] is the least deadwood with melds needing at most w wilds
+    (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None meaning
+    "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run order);
+    total is the penalty of every card, count the number of cards, held and doubled the low bit
+    of each rank's field where the suit holds that rank at least once / twice."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
         self.aces_high = aces_high
-        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0)}
+        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0)}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
@@ -484,8 +496,8 @@ class _SuitTable:
         base = shift - shift % FIELD
         rank = base // FIELD + 1
         unit = 1 << base
-        copies = (m >> base) & 7
-        counts = [0] + [(m >> FIELD * (q - 1)) & 7 for q in range(1, 14)]
+        copies = (m >> base) & 3
+        counts = [0] + [(m >> FIELD * (q - 1)) & 3 for q in range(1, 14)]
         naturals = sum(counts)
         total = sum(self.pens[q] * counts[q] for q in range(1, 14))
         options = [(0, self.pens[rank], m - unit, None)]
@@ -515,7 +527,18 @@ class _SuitTable:
                     values[w] = v
                     choices[w] = (meld, need, sub)
         end = values.index(0) + 1 if 0 in values else length
-        result = (tuple(values[:end]), tuple(choices[:end]), total, naturals)
+        held = (m | m >> 1) & LOW_BITS
+        result = (
+            tuple(values[:end]),
+            tuple(choices[:end]),
+            total,
+            naturals,
+            held,
+            m >> 1 & LOW_BITS,
+        )
+        if len(self.cache) > _SUIT_TABLE_LIMIT:
+            self.cache.clear()
+            self.cache[0] = ((0,), (None,), 0, 0, 0, 0)
         self.cache[m] = result
         return result
 
@@ -527,28 +550,38 @@ _SUIT_TABLE_LIMIT = 500_000  # entries per table before it is dropped and refill
 def _suit_table(rules: Rules) -> _SuitTable:
     key = (rules.aces_high, rules.face_cards_by_rank)
     table = _SUIT_TABLES.get(key)
-    if table is None or len(table.cache) > _SUIT_TABLE_LIMIT:
+    if table is None:
         pens = (0, *(rules.face_value(Card(r, "S")) for r in range(1, 14)))
         table = _SUIT_TABLES[key] = _SuitTable(pens, rules.aces_high)
     return table
 
 
+_CONV_CACHE: dict[tuple, tuple[int, ...]] = {}
+
+
 def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
-    """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
-    la, lb = len(a), len(b)
-    if la == 1:
+    """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget (remembered:
+    hands keep producing the same few short rows)."""
+    if len(a) == 1:
         return tuple(a[0] + x for x in b[: budget + 1])
-    if lb == 1:
+    if len(b) == 1:
         return tuple(b[0] + x for x in a[: budget + 1])
-    out = []
-    for w in range(min(budget, la + lb - 2) + 1):
-        best = BIG
-        for i in range(max(0, w - lb + 1), min(w, la - 1) + 1):
-            v = a[i] + b[w - i]
-            if v < best:
-                best = v
-        out.append(best)
-    return tuple(out)
+    key = (a, b, budget)
+    out = _CONV_CACHE.get(key)
+    if out is None:
+        if len(_CONV_CACHE) > 300_000:
+            _CONV_CACHE.clear()
+        la, lb = len(a), len(b)
+        values = []
+        for w in range(min(budget, la + lb - 2) + 1):
+            best = BIG
+            for i in range(max(0, w - lb + 1), min(w, la - 1) + 1):
+                v = a[i] + b[w - i]
+                if v < best:
+                    best = v
+            values.append(best)
+        out = _CONV_CACHE[key] = tuple(values)
+    return out
 
 
 def _at(row: tuple[int, ...], w: int) -> int:
@@ -557,6 +590,8 @@ def _at(row: tuple[int, ...], w: int) -> int:
 
 def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
     """The least total of the rows when their melds may need `budget` wilds in all."""
+    if not budget:
+        return sum(row[0] for row in rows)
     acc = None
     for row in rows:
         if row[0]:
@@ -586,14 +621,21 @@ def _hub_options(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
 
 def _cross_sets(suits: list[int], budget: int) -> list[list[tuple[int, int, tuple[int, ...]]]]:
     """Per rank held in two or more suits: its cross-suit sets as (need, bit shift, copies)."""
-    p0, p1, p2, p3 = ((m | m >> 1 | m >> 2) & LOW_BITS for m in suits)
+    m0, m1, m2, m3 = suits
+    p0 = (m0 | m0 >> 1) & LOW_BITS
+    p1 = (m1 | m1 >> 1) & LOW_BITS
+    p2 = (m2 | m2 >> 1) & LOW_BITS
+    p3 = (m3 | m3 >> 1) & LOW_BITS
     shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+    if shared and not budget:  # a set without wilds needs three naturals
+        doubled = (m0 | m1 | m2 | m3) >> 1 & LOW_BITS  # some suit holds the rank twice
+        shared &= doubled | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
     hubs = []
     while shared:
         low = shared & -shared
         shared ^= low
         base = low.bit_length() - 1
-        counts = tuple((m >> base) & 7 for m in suits)
+        counts = ((m0 >> base) & 3, (m1 >> base) & 3, (m2 >> base) & 3, (m3 >> base) & 3)
         options = [(need, base, ks) for need, ks in _hub_options(counts) if need <= budget]
         if options:
             hubs.append(options)
@@ -620,25 +662,44 @@ def _combos(suits: list[int], budget: int):
         yield need, sets, left
 
 
-def _fast_best(table: _SuitTable, suits: list[int], budget: int):
-    """(least natural deadwood, (sets, suits left, wilds left for the suits))."""
+def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
+    """(least natural deadwood, (sets, suits left, wilds left for the suits)), given the value
+    without cross-suit sets; tries every choice of cross-suit sets that might beat it."""
+    best_value, best_plan = value, ((), suits, budget)
+    hubs = _cross_sets(suits, budget) if best_value else ()
+    if not hubs:
+        return best_value, best_plan
     entry = table.entry
-    best_value, best_plan = BIG, None
-    for need, sets, left in _combos(suits, budget):
+    for combo in product(*([None, *options] for options in hubs)):
+        need = 0
+        left = None
+        for option in combo:
+            if option is not None:
+                need += option[0]
+                if left is None:
+                    left = list(suits)
+                _, base, ks = option
+                for s in range(4):
+                    left[s] -= ks[s] << base
+        if left is None or need > budget:
+            continue
         b = budget - need
         rows = [entry(m)[0] for m in left]
-        if sets:
-            bound = sum(row[b] if b < len(row) else 0 for row in rows)
-            if bound >= best_value:
-                continue
+        if sum(row[b] if b < len(row) else 0 for row in rows) >= best_value:
+            continue
         value = _combine(rows, b)
         if value < best_value:
-            best_value, best_plan = value, (sets, left, b)
+            best_value = value
+            best_plan = (tuple(o for o in combo if o is not None), left, b)
+            if not value:
+                break
     return best_value, best_plan
 
 
 def _split_budget(rows: list[tuple[int, ...]], budget: int) -> list[int]:
     """How many wilds each suit's melds may need, reaching the combined best."""
+    if not budget:
+        return [0] * len(rows)
     prefix = [(0,)]
     for row in rows:
         prefix.append(_conv(prefix[-1], row, budget))
@@ -656,13 +717,16 @@ def _split_budget(rows: list[tuple[int, ...]], budget: int) -> list[int]:
 
 
 class _FastHand:
-    """A hand split for the fast path: suit vectors of naturals and the wilds (dearest first)."""
+    """A hand split for the fast path: suit vectors of naturals and the wilds."""
 
     __slots__ = ("entries", "hand", "nat_total", "rules", "suits", "table", "wild_rank", "wilds")
 
     def __init__(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules):
         self.hand, self.wild_rank, self.rules = hand, wild_rank, rules
-        self.table = _suit_table(rules)
+        table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank))
+        if table is None or len(table.cache) > _SUIT_TABLE_LIMIT:
+            table = _suit_table(rules)
+        self.table = table
         suits = [0, 0, 0, 0]
         wilds = []
         unit, suit_of = UNIT, SUIT_OF
@@ -674,30 +738,48 @@ class _FastHand:
                 suits[suit_of[c.suit]] += unit[r]
         self.suits = suits
         self.wilds = wilds
-        entry = self.table.entry
-        self.entries = entries = [entry(m) for m in suits] if max(suits) < OVERFLOW else None
-        if entries is not None:
-            if sum(e[3] for e in entries) != len(hand) - len(wilds):
-                self.entries = None  # a count overflowed: more than 7 copies of a card
-            else:
-                self.nat_total = sum(e[2] for e in entries)
+        self.entries = None
+        s0, s1, s2, s3 = suits
+        if (s0 | s1 | s2 | s3) < OVERFLOW:
+            cache = table.cache
+            e0 = cache.get(s0) or table.compute(s0)
+            e1 = cache.get(s1) or table.compute(s1)
+            e2 = cache.get(s2) or table.compute(s2)
+            e3 = cache.get(s3) or table.compute(s3)
+            if e0[3] + e1[3] + e2[3] + e3[3] == len(hand) - len(wilds):  # else a count overflowed
+                self.entries = (e0, e1, e2, e3)
+                self.nat_total = e0[2] + e1[2] + e2[2] + e3[2]
 
     def no_meld_cost(self, wilds: int, wild_cost: int) -> int:
         """What the wilds cost when the naturals form no meld at all."""
         return 0 if self.rules.all_wild_melds and wilds >= 3 else wild_cost
 
     def arrangement(self) -> Arrangement:
-        rules, wild_rank = self.rules, self.wild_rank
         wilds = self.wilds
+        budget = len(wilds)
+        e0, e1, e2, e3 = self.entries
+        total = self.nat_total
+        if budget:
+            value = _combine([e0[0], e1[0], e2[0], e3[0]], budget)
+            value, plan = _fast_best(self.table, self.suits, budget, value)
+        else:
+            value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
+            # a cross-suit set without wilds needs a rank held in three suits, or twice in one
+            p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
+            shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+            if shared and shared & (
+                (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
+            ):
+                value, plan = _fast_best(self.table, self.suits, budget, value)
+            elif value == total:
+                return _arrangement([], list(self.hand), total)
+            else:
+                plan = ((), self.suits, 0)
+        if value >= total:
+            return self._no_meld()
+        rules, wild_rank = self.rules, self.wild_rank
         if wilds:
             wilds = sorted(wilds, key=lambda c: (rules.penalty(c, wild_rank), c), reverse=True)
-        value, plan = _fast_best(self.table, self.suits, len(wilds))
-        if value >= self.nat_total:
-            deadwood = [c for c in self.hand if not rules.is_wild(c, wild_rank)]
-            wild_cost = sum(rules.penalty(c, wild_rank) for c in wilds)
-            if self.no_meld_cost(len(wilds), wild_cost) == 0 and wilds:
-                return Arrangement([wilds], deadwood, self.nat_total)
-            return Arrangement([], deadwood + wilds, self.nat_total + wild_cost)
         pools: dict[tuple[int, int], list[Card]] = {}
         for c in self.hand:
             if c.rank != wild_rank and c.rank:
@@ -732,6 +814,15 @@ class _FastHand:
                 w -= need
                 m = sub
         return self._place_wilds(melds, kinds, needs, deadwood, value, wilds)
+
+    def _no_meld(self) -> Arrangement:
+        rules, wild_rank = self.rules, self.wild_rank
+        wilds = self.wilds
+        deadwood = [c for c in self.hand if not rules.is_wild(c, wild_rank)]
+        wild_cost = sum(rules.penalty(c, wild_rank) for c in wilds)
+        if wilds and self.no_meld_cost(len(wilds), wild_cost) == 0:
+            return Arrangement([list(wilds)], deadwood, self.nat_total)
+        return Arrangement([], deadwood + list(wilds), self.nat_total + wild_cost)
 
     def _place_wilds(self, melds, kinds, needs, deadwood, value, wilds) -> Arrangement:
         """Every wild goes into a meld: first what each needs, the rest into a set (or runs)."""
@@ -785,7 +876,7 @@ class _FastHand:
             for s in range(3, -1, -1):
                 others = _conv(prefix[s], suffix, b)
                 for t in natural_types:
-                    if t[0] != s or not (left[s] >> FIELD * (t[1] - 1)) & 7:
+                    if t[0] != s or not (left[s] >> FIELD * (t[1] - 1)) & 3:
                         continue
                     row = entry(left[s] - UNIT[t[1]])[0]
                     value = min(_at(others, b - w) + _at(row, w) for w in range(b + 1))

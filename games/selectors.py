@@ -240,9 +240,10 @@ def table(game: Game, seat: Seat | None) -> dict:
         }  # fmt: skip
         discardable = {a.card.token for a in legal if a.to_dict()["type"] == "discard"}
         go_out = {a.card.token for a in legal if a.to_dict()["type"] == "go_out"}
+        drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
         hand = [
             {"card": card_info(c, wild), "discardable": c.token in discardable,
-             "goes_out": c.token in go_out, "just_drawn": False}
+             "goes_out": c.token in go_out, "just_drawn": c == drawn}
             for c in ordered
         ]  # fmt: skip
         hint = _hint(view.hand, wild, view.rules, view.phase == "discard")
@@ -251,7 +252,8 @@ def table(game: Game, seat: Seat | None) -> dict:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
         for move in moves.order_by("seq")[:60]:
             record = public_record(move.record, index)
-            since.append(describe_move(record, names, None))
+            text = describe_move(record, names, None)
+            since.append({"text": text, "past": move.round_index < view.round_index})
     last_round = None
     if view.round_results:
         result = view.round_results[-1]
@@ -351,11 +353,13 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
     over = game.status == Game.Status.FINISHED
     viewer = seat.index if seat else None
+    current_round = game.state["round_index"] if game.state else 0
     rows = []
     for move in Move.objects.filter(game=game).order_by("seq"):
         record = move.record if over else public_record(move.record, viewer)
         rows.append(
             {
+                "past": over or move.round_index < current_round,
                 "seq": move.seq + 1,
                 "round": move.round_index + 1,
                 "text": describe_move(record, names, None),

@@ -1,0 +1,143 @@
+"""Whole games played through the pages, every response scanned for cards its viewer may not see:
+the other players' hands, the stock, the discard pile below its top card."""
+
+import random
+from html.parser import HTMLParser
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engine import GameState, Rules, get_bot
+from games.engine.cards import Card
+from games.models import Game, Move
+from games.selectors import card_info
+from tests.factories import UserFactory, started_game
+
+pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
+VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
+
+
+class PresentOnly(HTMLParser):
+    """Text and data-card tokens of the page, leaving out what is marked data-past (finished
+    rounds: their hands were shown to everyone when the round ended)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[bool] = []
+        self.text: list[str] = []
+        self.tokens: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        past = bool(self.stack and self.stack[-1]) or "data-past" in attrs
+        if not past and "data-card" in attrs:
+            self.tokens.add(attrs["data-card"])
+        if not past:
+            self.text.extend(v for k, v in attrs.items() if v and k != "data-card")
+        if tag not in VOID:
+            self.stack.append(past)
+
+    def handle_endtag(self, tag):
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (self.stack and self.stack[-1]):
+            self.text.append(data)
+
+
+def present(html: str) -> tuple[set[str], str]:
+    parser = PresentOnly()
+    parser.feed(html)
+    return parser.tokens, " ".join(parser.text)
+
+
+def may_see(game: Game, state: GameState, viewer: int | None) -> set[Card]:
+    """What the viewer may know of this round's cards."""
+    seen = {state.discard_pile[-1]} if state.discard_pile else set()
+    if viewer is not None:
+        seen |= set(state.hands[viewer])
+    for melds in state.shown_melds:
+        seen |= {card for meld in melds for card in meld}
+    for move in Move.objects.filter(game=game, round_index=state.round_index):
+        record = move.record
+        stock_draw = record["type"] == "draw" and record["source"] == "stock"
+        if not stock_draw or record["seat"] == viewer:
+            seen.add(Card.from_token(record["card"]))
+    return seen
+
+
+def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
+    assert response.status_code < 500
+    game.refresh_from_db()
+    state = GameState.from_dict(game.state)
+    if state.is_over:
+        return 0
+    hidden = {c for s, hand in enumerate(state.hands) if s != viewer for c in hand}
+    hidden |= set(state.stock) | set(state.discard_pile[:-1])
+    hidden -= may_see(game, state, viewer)
+    tokens, text = present(response.content.decode())
+    leaked = {c.token for c in hidden} & tokens
+    assert not leaked, f"seat {viewer} was shown {leaked}"
+    if one_deck:  # every face is one physical card: its printed label must not appear either
+        labels = {card_info(c).label for c in hidden}
+        leaked = {label for label in labels if label in text}
+        assert not leaked, f"seat {viewer} read {leaked}"
+    return len(hidden)
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "bots"),
+    [(Rules(), 2, None), (Rules(jokers=True, redemption=True), 3, "easy")],
+)
+def test_no_response_carries_a_card_its_viewer_may_not_see(rules, players, bots):
+    humans = [UserFactory() for _ in range(2)]
+    game = started_game(humans, rules=rules, bots=bots, seat_count=players)
+    one_deck = rules.deck_count(players) == 1 and not rules.jokers
+    clients = {}
+    for seat in game.seats.select_related("user"):
+        if not seat.user.is_bot:
+            clients[seat.index] = Client()
+            clients[seat.index].force_login(seat.user)
+    spectator = Client()
+    spectator.force_login(UserFactory())
+    table, poll = reverse("game", args=[game.pk]), reverse("game_table", args=[game.pk])
+    history = reverse("game_history", args=[game.pk])
+    checked = 0
+    rng = random.Random(players)
+
+    for step in range(100_000):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        for seat, client in clients.items():  # everyone looks, as a player would between turns
+            if step % 7 == 0 or seat == game.to_move_seat:
+                checked += check(client.get(table), game, seat, one_deck)
+            if step % 11 == 0:
+                checked += check(client.get(poll, {"v": 0}), game, seat, one_deck)
+                checked += check(client.get(history), game, seat, one_deck)
+        if step % 13 == 0:
+            checked += check(spectator.get(table), game, None, one_deck)
+        mover = game.to_move_seat
+        if mover not in clients:
+            assert services.bot_play_turn(game_id=game.pk, version=game.version)
+            continue
+        # Mostly good play, so rounds end by going out; now and then any legal action.
+        state = GameState.from_dict(game.state)
+        if step % 5:
+            choice = get_bot("easy").choose(state.view(mover), rng).to_dict()
+        else:
+            choice = rng.choice(state.legal_actions()).to_dict()
+        name = {"draw": "move_draw", "discard": "move_discard", "go_out": "move_go_out"}
+        data = {"version": game.version, "source": choice.get("source", ""),
+                "card": choice.get("card", "")}  # fmt: skip
+        response = clients[mover].post(
+            reverse(name[choice["type"]], args=[game.pk]), data, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200, response.content.decode()[:500]
+        checked += check(response, game, mover, one_deck)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert checked > 1000  # the scan saw many hidden cards, so it could have caught a leak

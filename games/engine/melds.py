@@ -409,9 +409,9 @@ def arrange(
     """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
     that leaves the least penalty."""
     if not table_melds and rules.max_wilds_per_meld is None:
-        fast = _FastHand(hand, wild_rank, rules)
-        if fast.entries is not None:
-            return fast.arrangement()
+        result = _fast_arrange(hand, wild_rank, rules)
+        if result is not None:
+            return result
     solver = _Solver(hand, wild_rank, rules, table_melds)
     return solver.arrangement(*solver.start())
 
@@ -421,8 +421,8 @@ def discard_options(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -
     is discarded. One search shares its memo across every natural discarded; discarding a wild
     changes only which wilds are left, so each kind of wild shares one more memo."""
     if rules.max_wilds_per_meld is None:
-        fast = _FastHand(hand, wild_rank, rules)
-        if fast.entries is not None:
+        fast = _split_hand(hand, wild_rank, rules)
+        if fast is not None:
             return fast.discard_options()
     solver = _Solver(hand, wild_rank, rules)
     result: dict[Card, int] = {}
@@ -486,10 +486,30 @@ class _SuitTable:
         self.pens = pens
         self.aces_high = aces_high
         self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0)}
+        self.plans: dict[tuple[int, int], tuple] = {}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
         return hit if hit is not None else self.compute(m)
+
+    def plan(self, m: int, w: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
+        """The melds of the best arrangement of suit `m` with `w` wilds: (kind, ranks, need)."""
+        key = (m, w)
+        melds = self.plans.get(key)
+        if melds is None:
+            found = []
+            while m:
+                choices = self.entry(m)[1]
+                meld, need, sub = choices[min(w, len(choices) - 1)]
+                if meld is not None:
+                    ranks = (meld[1],) * meld[2] if meld[0] == "set" else meld[1]
+                    found.append((meld[0], ranks, need))
+                w -= need
+                m = sub
+            if len(self.plans) > _SUIT_TABLE_LIMIT:
+                self.plans.clear()
+            melds = self.plans[key] = tuple(found)
+        return melds
 
     def compute(self, m: int) -> tuple:
         shift = (m & -m).bit_length() - 1
@@ -563,9 +583,9 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...
     """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget (remembered:
     hands keep producing the same few short rows)."""
     if len(a) == 1:
-        return tuple(a[0] + x for x in b[: budget + 1])
+        return b if not a[0] else tuple(a[0] + x for x in b[: budget + 1])
     if len(b) == 1:
-        return tuple(b[0] + x for x in a[: budget + 1])
+        return a if not b[0] else tuple(b[0] + x for x in a[: budget + 1])
     key = (a, b, budget)
     out = _CONV_CACHE.get(key)
     if out is None:
@@ -589,16 +609,19 @@ def _at(row: tuple[int, ...], w: int) -> int:
 
 
 def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
-    """The least total of the rows when their melds may need `budget` wilds in all."""
+    """The least total of four suit rows when their melds may need `budget` wilds in all."""
+    r0, r1, r2, r3 = rows
     if not budget:
-        return sum(row[0] for row in rows)
-    acc = None
-    for row in rows:
-        if row[0]:
-            acc = row if acc is None else _conv(acc, row, budget)
-    if acc is None:
-        return 0
-    return acc[budget] if budget < len(acc) else 0
+        return r0[0] + r1[0] + r2[0] + r3[0]
+    a = _conv(r0, r1, budget)
+    c = _conv(r2, r3, budget)
+    la, lc = len(a), len(c)
+    best = BIG
+    for w in range(budget + 1):
+        v = (a[w] if w < la else 0) + (c[budget - w] if budget - w < lc else 0)
+        if v < best:
+            best = v
+    return best
 
 
 _HUB_OPTIONS: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
@@ -669,7 +692,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
     hubs = _cross_sets(suits, budget) if best_value else ()
     if not hubs:
         return best_value, best_plan
-    entry = table.entry
+    cache, compute = table.cache, table.compute
     for combo in product(*([None, *options] for options in hubs)):
         need = 0
         left = None
@@ -679,15 +702,26 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
                 if left is None:
                     left = list(suits)
                 _, base, ks = option
-                for s in range(4):
-                    left[s] -= ks[s] << base
+                k0, k1, k2, k3 = ks
+                left[0] -= k0 << base
+                left[1] -= k1 << base
+                left[2] -= k2 << base
+                left[3] -= k3 << base
         if left is None or need > budget:
             continue
         b = budget - need
-        rows = [entry(m)[0] for m in left]
-        if sum(row[b] if b < len(row) else 0 for row in rows) >= best_value:
+        m0, m1, m2, m3 = left
+        r0 = (cache.get(m0) or compute(m0))[0]
+        r1 = (cache.get(m1) or compute(m1))[0]
+        r2 = (cache.get(m2) or compute(m2))[0]
+        r3 = (cache.get(m3) or compute(m3))[0]
+        bound = 0
+        for row in (r0, r1, r2, r3):
+            if b < len(row):
+                bound += row[b]
+        if bound >= best_value:
             continue
-        value = _combine(rows, b)
+        value = _combine((r0, r1, r2, r3), b)
         if value < best_value:
             best_value = value
             best_plan = (tuple(o for o in combo if o is not None), left, b)
@@ -716,39 +750,78 @@ def _split_budget(rows: list[tuple[int, ...]], budget: int) -> list[int]:
     return shares
 
 
+def _split_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> _FastHand | None:
+    """The hand as suit vectors of naturals plus its wilds; None if it holds a card more than
+    three times (more than 3 decks), which the general search handles."""
+    table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank)) or _suit_table(rules)
+    suits = [0, 0, 0, 0]
+    wilds = []
+    unit, suit_of = UNIT, SUIT_OF
+    for c in hand:
+        r = c.rank
+        if r == wild_rank or not r:
+            wilds.append(c)
+        else:
+            suits[suit_of[c.suit]] += unit[r]
+    s0, s1, s2, s3 = suits
+    if (s0 | s1 | s2 | s3) >= OVERFLOW:
+        return None
+    cache = table.cache
+    e0 = cache.get(s0) or table.compute(s0)
+    e1 = cache.get(s1) or table.compute(s1)
+    e2 = cache.get(s2) or table.compute(s2)
+    e3 = cache.get(s3) or table.compute(s3)
+    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - len(wilds):  # a count overflowed
+        return None
+    total = e0[2] + e1[2] + e2[2] + e3[2]
+    return _FastHand(hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total)
+
+
+def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> Arrangement | None:
+    """`arrange` without a wild cap or table melds; None when the fast path does not apply.
+    The loop of `_split_hand` is repeated here: most hands without wilds end right after it."""
+    table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank)) or _suit_table(rules)
+    suits = [0, 0, 0, 0]
+    wilds = []
+    unit, suit_of = UNIT, SUIT_OF
+    for c in hand:
+        r = c.rank
+        if r == wild_rank or not r:
+            wilds.append(c)
+        else:
+            suits[suit_of[c.suit]] += unit[r]
+    s0, s1, s2, s3 = suits
+    if (s0 | s1 | s2 | s3) >= OVERFLOW:
+        return None
+    cache = table.cache
+    e0 = cache.get(s0) or table.compute(s0)
+    e1 = cache.get(s1) or table.compute(s1)
+    e2 = cache.get(s2) or table.compute(s2)
+    e3 = cache.get(s3) or table.compute(s3)
+    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - len(wilds):  # a count overflowed
+        return None
+    total = e0[2] + e1[2] + e2[2] + e3[2]
+    if not wilds and e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0] == total:
+        # no meld inside a suit; a set across suits needs a rank held three times
+        p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
+        shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+        if not shared or not shared & (
+            (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
+        ):
+            return _arrangement([], list(hand), total)
+    return _FastHand(
+        hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total
+    ).arrangement()
+
+
 class _FastHand:
     """A hand split for the fast path: suit vectors of naturals and the wilds."""
 
     __slots__ = ("entries", "hand", "nat_total", "rules", "suits", "table", "wild_rank", "wilds")
 
-    def __init__(self, hand: Sequence[Card], wild_rank: int | None, rules: Rules):
-        self.hand, self.wild_rank, self.rules = hand, wild_rank, rules
-        table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank))
-        if table is None or len(table.cache) > _SUIT_TABLE_LIMIT:
-            table = _suit_table(rules)
-        self.table = table
-        suits = [0, 0, 0, 0]
-        wilds = []
-        unit, suit_of = UNIT, SUIT_OF
-        for c in hand:
-            r = c.rank
-            if r == wild_rank or not r:
-                wilds.append(c)
-            else:
-                suits[suit_of[c.suit]] += unit[r]
-        self.suits = suits
-        self.wilds = wilds
-        self.entries = None
-        s0, s1, s2, s3 = suits
-        if (s0 | s1 | s2 | s3) < OVERFLOW:
-            cache = table.cache
-            e0 = cache.get(s0) or table.compute(s0)
-            e1 = cache.get(s1) or table.compute(s1)
-            e2 = cache.get(s2) or table.compute(s2)
-            e3 = cache.get(s3) or table.compute(s3)
-            if e0[3] + e1[3] + e2[3] + e3[3] == len(hand) - len(wilds):  # else a count overflowed
-                self.entries = (e0, e1, e2, e3)
-                self.nat_total = e0[2] + e1[2] + e2[2] + e3[2]
+    def __init__(self, hand, wild_rank, rules, table, suits, wilds, entries, total):
+        self.hand, self.wild_rank, self.rules, self.table = hand, wild_rank, rules, table
+        self.suits, self.wilds, self.entries, self.nat_total = suits, wilds, entries, total
 
     def no_meld_cost(self, wilds: int, wild_cost: int) -> int:
         """What the wilds cost when the naturals form no meld at all."""
@@ -761,59 +834,75 @@ class _FastHand:
         total = self.nat_total
         if budget:
             value = _combine([e0[0], e1[0], e2[0], e3[0]], budget)
-            value, plan = _fast_best(self.table, self.suits, budget, value)
         else:
             value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
-            # a cross-suit set without wilds needs a rank held in three suits, or twice in one
-            p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
-            shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
-            if shared and shared & (
-                (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
-            ):
-                value, plan = _fast_best(self.table, self.suits, budget, value)
-            elif value == total:
-                return _arrangement([], list(self.hand), total)
-            else:
-                plan = ((), self.suits, 0)
+        value, plan = _fast_best(self.table, self.suits, budget, value)
         if value >= total:
             return self._no_meld()
-        rules, wild_rank = self.rules, self.wild_rank
-        if wilds:
-            wilds = sorted(wilds, key=lambda c: (rules.penalty(c, wild_rank), c), reverse=True)
-        pools: dict[tuple[int, int], list[Card]] = {}
-        for c in self.hand:
-            if c.rank != wild_rank and c.rank:
-                pools.setdefault((SUIT_OF[c.suit], c.rank), []).append(c)
         sets, left, budget = plan
-        melds: list[list[Card]] = []
-        kinds: list[str] = []
-        needs: list[int] = []
+        # each meld as (kind, [(suit, rank) of its naturals], wilds it needs)
+        specs: list[tuple[str, list[tuple[int, int]], int]] = []
         for need, base, ks in sets:
             rank = base // FIELD + 1
-            melds.append([pools[(s, rank)].pop() for s in range(4) for _ in range(ks[s])])
-            kinds.append("set")
-            needs.append(need)
-        deadwood: list[Card] = []
-        entry = self.table.entry
-        shares = _split_budget([entry(m)[0] for m in left], budget)
+            specs.append(("set", [(s, rank) for s in range(4) for _ in range(ks[s])], need))
+        table = self.table
+        shares = _split_budget([table.entry(m)[0] for m in left], budget)
         for s in range(4):
-            m, w = left[s], shares[s]
-            while m:
-                choices = entry(m)[1]
-                meld, need, sub = choices[min(w, len(choices) - 1)]
-                if meld is None:
-                    shift = (m & -m).bit_length() - 1
-                    deadwood.append(pools[(s, shift // FIELD + 1)].pop())
-                else:
-                    if meld[0] == "set":
-                        melds.append([pools[(s, meld[1])].pop() for _ in range(meld[2])])
-                    else:
-                        melds.append([pools[(s, r)].pop() for r in meld[1]])
-                    kinds.append(meld[0])
-                    needs.append(need)
-                w -= need
-                m = sub
-        return self._place_wilds(melds, kinds, needs, deadwood, value, wilds)
+            if left[s]:
+                for kind, ranks, need in table.plan(left[s], shares[s]):
+                    specs.append((kind, [(s, r) for r in ranks], need))
+        extras = self._wild_extras(specs, len(wilds))
+        wanted: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for i, (_, keys, _) in enumerate(specs):
+            for pos, key in enumerate(keys):
+                wanted.setdefault(key, []).append((i, pos))
+        melds: list[list] = [[None] * len(keys) for _, keys, _ in specs]
+        deadwood: list[Card] = []
+        wild_rank, suit_of = self.wild_rank, SUIT_OF
+        for c in self.hand:
+            r = c.rank
+            if r == wild_rank or not r:
+                continue
+            slots = wanted.get((suit_of[c.suit], r))
+            if slots:
+                i, pos = slots.pop()
+                melds[i][pos] = c
+            else:
+                deadwood.append(c)
+        wild_cards = list(wilds)
+        out = []
+        for (kind, _, need), meld, extra in zip(specs, melds, extras, strict=True):
+            mine = [wild_cards.pop() for _ in range(need + extra)]
+            if kind == "run" and mine:
+                out.append(_order_run(meld, mine, self.rules.aces_high))
+            else:
+                out.append(meld + mine)
+        return _arrangement(out, deadwood, value)
+
+    @staticmethod
+    def _wild_extras(specs: list, wilds: int) -> list[int]:
+        """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
+        spread over runs; if the runs are full, a run's last natural becomes a set of its own
+        (a wild takes its place), which leaves no more deadwood."""
+        extra = wilds - sum(spec[2] for spec in specs)
+        extras = [0] * len(specs)
+        if not extra:
+            return extras
+        for i, spec in enumerate(specs):
+            if spec[0] == "set":
+                extras[i] = extra
+                return extras
+        room = [MAX_RUN - len(keys) - need for _, keys, need in specs]
+        if sum(room) < extra:
+            kind, keys, need = specs[0]
+            specs[0] = (kind, keys[:-1], need + 1)
+            specs.append(("set", keys[-1:], 2))
+            extras.append(extra - 3)
+            return extras
+        for i, space in enumerate(room):
+            extras[i] = min(space, extra)
+            extra -= extras[i]
+        return extras
 
     def _no_meld(self) -> Arrangement:
         rules, wild_rank = self.rules, self.wild_rank
@@ -823,36 +912,6 @@ class _FastHand:
         if wilds and self.no_meld_cost(len(wilds), wild_cost) == 0:
             return Arrangement([list(wilds)], deadwood, self.nat_total)
         return Arrangement([], deadwood + list(wilds), self.nat_total + wild_cost)
-
-    def _place_wilds(self, melds, kinds, needs, deadwood, value, wilds) -> Arrangement:
-        """Every wild goes into a meld: first what each needs, the rest into a set (or runs)."""
-        wilds = wilds[::-1]  # cheapest first; pop() takes the dearest
-        extra = len(wilds) - sum(needs)
-        if extra and "set" not in kinds:
-            room = sum(MAX_RUN - len(m) - n for m, n in zip(melds, needs, strict=True))
-            if room < extra:
-                # a run gives its last natural to a new set, a wild taking its place
-                k = kinds.index("run")
-                melds.append([melds[k].pop()])
-                needs[k] += 1
-                kinds.append("set")
-                needs.append(2)
-                extra -= 3
-        into_runs = "set" not in kinds
-        out = []
-        for meld, kind, need in zip(melds, kinds, needs, strict=True):
-            take = need
-            if extra and kind == "set":
-                take, extra = take + extra, 0
-            elif extra and into_runs:
-                more = min(extra, MAX_RUN - len(meld) - need)
-                take, extra = take + more, extra - more
-            mine = [wilds.pop() for _ in range(take)]
-            if kind == "run":
-                out.append(_order_run(meld, mine, self.rules.aces_high))
-            else:
-                out.append(meld + mine)
-        return Arrangement(out, deadwood, value)
 
     def discard_options(self) -> dict[Card, int]:
         """Every discard at once: the cross-suit choices are enumerated once, and for each the

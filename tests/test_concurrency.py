@@ -1,0 +1,102 @@
+"""Racing moves on one game, with real threads on PostgreSQL: exactly one applies."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from games import selectors, services
+from games.engine import GameState, Rules
+from games.models import Move
+from games.services import GameError, StaleVersion
+from tests.factories import UserFactory, started_game
+
+pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
+
+
+def race(n, target):
+    """Run target(i) in n threads released together; return what each returned or raised."""
+    barrier = threading.Barrier(n)
+    results = [None] * n
+
+    def run(i):
+        try:
+            barrier.wait()
+            results[i] = target(i)
+        except Exception as error:  # recorded, asserted on below
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return results
+
+
+def test_a_double_submitted_move_applies_once():
+    game = started_game([UserFactory(), UserFactory()])
+    mover = game.seats.get(index=game.to_move_seat).user
+    results = race(
+        6,
+        lambda i: services.move_draw(
+            game_id=game.pk, user=mover, version=0, source=("stock", "discard")[i % 2]
+        ),
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, StaleVersion)]
+    assert len(applied) == 1 and len(refused) == 5
+    assert "moved on" in refused[0].message
+    game.refresh_from_db()
+    assert game.version == 1 and Move.objects.filter(game=game).count() == 1
+
+
+def test_a_whole_game_of_racing_submissions_loses_and_doubles_nothing():
+    users = [UserFactory(), UserFactory(), UserFactory()]
+    game = started_game(users)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    outcomes = {"applied": 0, "stale": 0, "other": 0}
+    for _ in range(60):
+        game.refresh_from_db()
+        legal = GameState.from_dict(game.state).legal_actions()
+        version = game.version
+
+        def attempt(i, legal=legal, version=version):
+            # Each thread plays a different legal action for the seat to move, or the wrong seat.
+            action = legal[i % len(legal)].to_dict()
+            user = by_seat[action["seat"]] if i < 3 else by_seat[(action["seat"] + 1) % 3]
+            if action["type"] == "draw":
+                return services.move_draw(
+                    game_id=game.pk, user=user, version=version, source=action["source"]
+                )
+            return services.move_discard(
+                game_id=game.pk, user=user, version=version, card=action["card"]
+            )
+
+        for result in race(4, attempt):
+            if isinstance(result, StaleVersion):
+                outcomes["stale"] += 1
+            elif isinstance(result, GameError):
+                outcomes["other"] += 1
+            elif isinstance(result, Exception):
+                raise result
+            else:
+                outcomes["applied"] += 1
+    game.refresh_from_db()
+    assert outcomes["applied"] == 60 == game.version
+    assert outcomes["stale"] > 0
+    seqs = list(Move.objects.filter(game=game).values_list("seq", flat=True).order_by("seq"))
+    assert seqs == list(range(60))
+    assert selectors.replayed_state(game) == GameState.from_dict(game.state)
+
+
+def test_joins_racing_for_the_last_seat_seat_exactly_one():
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=2)
+    guests = [UserFactory() for _ in range(5)]
+    results = race(5, lambda i: services.game_join(game_id=game.pk, user=guests[i]))
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, GameError) for r in results if isinstance(r, Exception))
+    assert game.seats.count() == 2

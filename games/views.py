@@ -9,12 +9,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from . import selectors, services
+from . import notifications, selectors, services
 from .forms import GameCreateForm
 from .models import Game
 from .services import GameError
 
 TABLE_POLL_SECONDS = 5
+
+
+def _count(value: str | None) -> int | None:
+    """A non-negative whole number written in ASCII digits, or None for anything else."""
+    value = value or ""
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else None
 
 
 def home(request):
@@ -97,6 +103,7 @@ def _render_game(request, game, seat, *, status=200, error=None):
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version)
+        notifications.seat_record_presence(seat=seat)
     return response
 
 
@@ -108,14 +115,18 @@ def game_detail(request, game_id):
 @never_cache
 def game_table(request, game_id):
     """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
-    seen = request.GET.get("v", "")
+    seen = _count(request.GET.get("v"))
     current = Game.objects.filter(pk=game_id).values_list("version", "status").first()
-    if current and seen.isdigit() and int(seen) == current[0] and current[1] == Game.Status.ACTIVE:
-        _viewable_game(request, game_id)  # 204 only for those who may look
+    if current and seen == current[0] and current[1] == Game.Status.ACTIVE:
+        _game, seat = _viewable_game(request, game_id)  # 204 only for those who may look
+        if seat is not None:
+            notifications.seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
     game, seat = _viewable_game(request, game_id)
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         return HttpResponse(status=204)
+    if seat is not None and game.status == Game.Status.ACTIVE:
+        notifications.seat_record_presence(seat=seat)
     return render(request, "games/game.html#table", _page_context(request, game, seat))
 
 
@@ -128,10 +139,10 @@ def invite(request, code):
 
 
 def _version(request) -> int:
-    value = request.POST.get("version", "")
-    if not value.isdigit():
+    version = _count(request.POST.get("version"))
+    if version is None:
         raise GameError(_("This page is out of date: reload it and try again."))
-    return int(value)
+    return version
 
 
 def _act(request, game_id, service, **kwargs):
@@ -229,8 +240,7 @@ def game_replay(request, game_id):
             {"game": game, "error": _("The replay opens once the game is over.")},
             status=403,
         )
-    step = request.GET.get("step", "0")
-    step = int(step) if step.isdigit() else 0
+    step = _count(request.GET.get("step")) or 0
     context = {"game": game, **selectors.replay_step(game, step)}
     template = "games/replay.html#board" if request.htmx else "games/replay.html"
     return render(request, template, context)

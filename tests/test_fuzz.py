@@ -1,0 +1,59 @@
+"""Junk in every field of every form: a readable 4xx or a harmless success, never a 500, and no
+move is ever recorded from junk."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.models import Move
+from tests.factories import UserFactory, started_game
+
+pytestmark = [pytest.mark.fuzz, pytest.mark.django_db]
+
+POSTS = ["move_draw", "move_discard", "move_go_out", "hand_sort", "game_join", "game_leave",
+         "game_bots", "game_start"]  # fmt: skip
+FIELDS = ["version", "source", "card", "sort", "order", "bot", "csrfmiddlewaretoken"]
+junk = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["-1", "0", "99999999999999999999", "stock", "discard", "JK", "7H.1", "1e9",
+                     "\x00", "' OR 1=1 --", "<script>alert(1)</script>", "manual"]),
+)  # fmt: skip
+
+
+@pytest.fixture
+def table():
+    """One game for all of a test's examples (junk changes nothing, so they can share it)."""
+    users = [UserFactory(), UserFactory()]
+    return started_game(users), users
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    name=st.sampled_from(POSTS),
+    data=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=4),
+    who=st.integers(0, 2),
+)
+def test_junk_posts_never_500_and_never_move(table, name, data, who):
+    game, users = table
+    client = Client()
+    if who < 2:
+        client.force_login(users[who])
+    data = {k: v.replace("\x00", "") for k, v in data.items()}
+    if "version" in data and data["version"].isdigit() and int(data["version"]) == game.version:
+        data["version"] = "x"  # junk must never be a valid move by accident
+    response = client.post(reverse(name, args=[game.pk]), data, HTTP_HX_REQUEST="true")
+    assert response.status_code < 500
+    assert not Move.objects.filter(game=game).exists()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(path=st.text(max_size=30), v=junk)
+def test_junk_gets_never_500(table, path, v):
+    game, users = table
+    client = Client()
+    client.force_login(users[0])
+    for url in (reverse("game_table", args=[game.pk]), reverse("game_replay", args=[game.pk])):
+        assert client.get(url, {"v": v, "step": v}).status_code < 500
+    assert client.get("/games/" + path.replace("\x00", "")).status_code < 500

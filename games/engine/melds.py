@@ -492,6 +492,14 @@ class _SuitTable:
         hit = self.cache.get(m)
         return hit if hit is not None else self.compute(m)
 
+    def fill_one_deck(self) -> None:
+        """Every suit of a single deck (8192 of them, about a quarter of a second): one-deck
+        hands then never wait for the table."""
+        for bits in range(1 << 13):
+            m = sum(UNIT[q + 1] for q in range(13) if bits >> q & 1)
+            if m not in self.cache:
+                self.compute(m)
+
     def plan(self, m: int, w: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
         """The melds of the best arrangement of suit `m` with `w` wilds: (kind, ranks, need)."""
         key = (m, w)
@@ -573,6 +581,7 @@ def _suit_table(rules: Rules) -> _SuitTable:
     if table is None:
         pens = (0, *(rules.face_value(Card(r, "S")) for r in range(1, 14)))
         table = _SUIT_TABLES[key] = _SuitTable(pens, rules.aces_high)
+        table.fill_one_deck()
     return table
 
 
@@ -608,20 +617,23 @@ def _at(row: tuple[int, ...], w: int) -> int:
     return row[w] if w < len(row) else 0
 
 
+def _point(a: tuple[int, ...], c: tuple[int, ...], budget: int) -> int:
+    """min over w of a[budget - w] + c[w]: two rows combined at one budget."""
+    la, lc = len(a), len(c)
+    best = BIG
+    for w in range(budget + 1):
+        v = (a[budget - w] if budget - w < la else 0) + (c[w] if w < lc else 0)
+        if v < best:
+            best = v
+    return best
+
+
 def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
     """The least total of four suit rows when their melds may need `budget` wilds in all."""
     r0, r1, r2, r3 = rows
     if not budget:
         return r0[0] + r1[0] + r2[0] + r3[0]
-    a = _conv(r0, r1, budget)
-    c = _conv(r2, r3, budget)
-    la, lc = len(a), len(c)
-    best = BIG
-    for w in range(budget + 1):
-        v = (a[w] if w < la else 0) + (c[budget - w] if budget - w < lc else 0)
-        if v < best:
-            best = v
-    return best
+    return _point(_conv(r0, r1, budget), _conv(r2, r3, budget), budget)
 
 
 _HUB_OPTIONS: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
@@ -730,24 +742,45 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
     return best_value, best_plan
 
 
-def _split_budget(rows: list[tuple[int, ...]], budget: int) -> list[int]:
-    """How many wilds each suit's melds may need, reaching the combined best."""
+def _split_two(a: tuple[int, ...], b: tuple[int, ...], budget: int, target: int) -> int:
+    """How many of `budget` wilds row `a` takes so that a[i] + b[budget - i] == target."""
+    la, lb = len(a), len(b)
+    for i in range(budget + 1):
+        if (a[i] if i < la else 0) + (b[budget - i] if budget - i < lb else 0) == target:
+            return i
+    raise AssertionError("no split reaches the combined value")
+
+
+def _split_budget(rows: list[tuple[int, ...]], budget: int, value: int) -> list[int]:
+    """How many wilds each of four suits' melds may need, reaching the combined `value`
+    (pairwise, as `_combine` combined them)."""
     if not budget:
-        return [0] * len(rows)
-    prefix = [(0,)]
-    for row in rows:
-        prefix.append(_conv(prefix[-1], row, budget))
-    shares = [0] * len(rows)
-    b = min(budget, len(prefix[-1]) - 1)
-    target = _at(prefix[-1], b)
-    for s in range(len(rows) - 1, -1, -1):
-        for k in range(b + 1):
-            if _at(prefix[s], b - k) + _at(rows[s], k) == target:
-                shares[s] = k
-                b -= k
-                target = _at(prefix[s], b)
-                break
-    return shares
+        return [0, 0, 0, 0]
+    r0, r1, r2, r3 = rows
+    low, high = _conv(r0, r1, budget), _conv(r2, r3, budget)
+    w = _split_two(low, high, budget, value)
+    w0 = _split_two(r0, r1, w, _at(low, w))
+    w2 = _split_two(r2, r3, budget - w, _at(high, budget - w))
+    return [w0, w - w0, w2, budget - w - w2]
+
+
+def _lay_run(
+    cards: list[Card], ranks: tuple[int, ...], wilds: list[Card], aces_high: bool
+) -> list[Card]:
+    """A run in rank order: wilds in its gaps, then above the top (up to the ace), then below.
+    `ranks` are the naturals' ranks in run order (an ace after a king is high)."""
+    out = [cards[0]]
+    last = ranks[0]
+    for card, rank in zip(cards[1:], ranks[1:], strict=True):
+        pos = 14 if rank == 1 else rank
+        if pos - last > 1:
+            out.extend(wilds[: pos - last - 1])
+            del wilds[: pos - last - 1]
+        out.append(card)
+        last = pos
+    top = 14 if aces_high and ranks[0] != 1 else 13
+    above = max(0, min(len(wilds), top - last))
+    return wilds[above:] + out + wilds[:above]
 
 
 def _split_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> _FastHand | None:
@@ -840,30 +873,36 @@ class _FastHand:
         if value >= total:
             return self._no_meld()
         sets, left, budget = plan
-        # each meld as (kind, [(suit, rank) of its naturals], wilds it needs)
-        specs: list[tuple[str, list[tuple[int, int]], int]] = []
+        # each meld as (kind, naturals' ranks, suit or None for a cross-suit set, wilds needed)
+        specs: list[list] = []
         for need, base, ks in sets:
             rank = base // FIELD + 1
-            specs.append(("set", [(s, rank) for s in range(4) for _ in range(ks[s])], need))
+            keys = [s << 4 | rank for s in range(4) for _ in range(ks[s])]
+            specs.append(["set", (rank,) * len(keys), keys, need])
         table = self.table
-        shares = _split_budget([table.entry(m)[0] for m in left], budget)
+        entry = table.entry
+        shares = _split_budget([entry(m)[0] for m in left], budget, value)
         for s in range(4):
             if left[s]:
                 for kind, ranks, need in table.plan(left[s], shares[s]):
-                    specs.append((kind, [(s, r) for r in ranks], need))
+                    specs.append([kind, ranks, [s << 4 | r for r in ranks], need])
         extras = self._wild_extras(specs, len(wilds))
-        wanted: dict[tuple[int, int], list[tuple[int, int]]] = {}
-        for i, (_, keys, _) in enumerate(specs):
-            for pos, key in enumerate(keys):
-                wanted.setdefault(key, []).append((i, pos))
-        melds: list[list] = [[None] * len(keys) for _, keys, _ in specs]
+        wanted: dict[int, list[tuple[int, int]]] = {}
+        for i, spec in enumerate(specs):
+            for pos, key in enumerate(spec[2]):
+                slots = wanted.get(key)
+                if slots is None:
+                    wanted[key] = [(i, pos)]
+                else:
+                    slots.append((i, pos))
+        melds: list[list] = [[None] * len(spec[2]) for spec in specs]
         deadwood: list[Card] = []
         wild_rank, suit_of = self.wild_rank, SUIT_OF
         for c in self.hand:
             r = c.rank
             if r == wild_rank or not r:
                 continue
-            slots = wanted.get((suit_of[c.suit], r))
+            slots = wanted.get(suit_of[c.suit] << 4 | r)
             if slots:
                 i, pos = slots.pop()
                 melds[i][pos] = c
@@ -871,10 +910,15 @@ class _FastHand:
                 deadwood.append(c)
         wild_cards = list(wilds)
         out = []
-        for (kind, _, need), meld, extra in zip(specs, melds, extras, strict=True):
-            mine = [wild_cards.pop() for _ in range(need + extra)]
-            if kind == "run" and mine:
-                out.append(_order_run(meld, mine, self.rules.aces_high))
+        for (kind, ranks, _, need), meld, extra in zip(specs, melds, extras, strict=True):
+            take = need + extra
+            if not take:
+                out.append(meld)
+                continue
+            mine = wild_cards[-take:]
+            del wild_cards[-take:]
+            if kind == "run":
+                out.append(_lay_run(meld, ranks, mine, self.rules.aces_high))
             else:
                 out.append(meld + mine)
         return _arrangement(out, deadwood, value)
@@ -884,7 +928,7 @@ class _FastHand:
         """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
         spread over runs; if the runs are full, a run's last natural becomes a set of its own
         (a wild takes its place), which leaves no more deadwood."""
-        extra = wilds - sum(spec[2] for spec in specs)
+        extra = wilds - sum(spec[3] for spec in specs)
         extras = [0] * len(specs)
         if not extra:
             return extras
@@ -892,11 +936,11 @@ class _FastHand:
             if spec[0] == "set":
                 extras[i] = extra
                 return extras
-        room = [MAX_RUN - len(keys) - need for _, keys, need in specs]
+        room = [MAX_RUN - len(keys) - need for _, _, keys, need in specs]
         if sum(room) < extra:
-            kind, keys, need = specs[0]
-            specs[0] = (kind, keys[:-1], need + 1)
-            specs.append(("set", keys[-1:], 2))
+            kind, ranks, keys, need = specs[0]
+            specs[0] = [kind, ranks[:-1], keys[:-1], need + 1]
+            specs.append(["set", ranks[-1:], keys[-1:], 2])
             extras.append(extra - 3)
             return extras
         for i, space in enumerate(room):
@@ -914,34 +958,43 @@ class _FastHand:
         return Arrangement([], deadwood + list(wilds), self.nat_total + wild_cost)
 
     def discard_options(self) -> dict[Card, int]:
-        """Every discard at once: the cross-suit choices are enumerated once, and for each the
-        other suits' combined row is reused for every card of a suit."""
+        """Every discard at once: the cross-suit choices are enumerated once; for each, the
+        other three suits' combined row is built once per suit and reused for every card of
+        that suit, and the four suits' row serves every wild."""
         rules, wild_rank = self.rules, self.wild_rank
         budget = len(self.wilds)
-        entry = self.table.entry
-        pens = self.table.pens
-        natural_types = {(SUIT_OF[c.suit], c.rank) for c in self.hand if c not in self.wilds}
-        best = dict.fromkeys(natural_types, BIG)
+        table = self.table
+        cache, compute = table.cache, table.compute
+        held = [[r for r in range(1, 14) if m >> FIELD * (r - 1) & 3] for m in self.suits]
+        best: dict[int, int] = {}
         best_wild = BIG
         for need, _, left in _combos(self.suits, budget):
             b = budget - need
-            rows = [entry(m)[0] for m in left]
-            prefix = [(0,)]
-            for row in rows:
-                prefix.append(_conv(prefix[-1], row, b))
-            if b >= 1:
-                best_wild = min(best_wild, _at(prefix[4], b - 1))
-            suffix = (0,)
-            for s in range(3, -1, -1):
-                others = _conv(prefix[s], suffix, b)
-                for t in natural_types:
-                    if t[0] != s or not (left[s] >> FIELD * (t[1] - 1)) & 3:
-                        continue
-                    row = entry(left[s] - UNIT[t[1]])[0]
-                    value = min(_at(others, b - w) + _at(row, w) for w in range(b + 1))
-                    if value < best[t]:
-                        best[t] = value
-                suffix = _conv(suffix, rows[s], b)
+            rows = [(cache.get(m) or compute(m))[0] for m in left]
+            r0, r1, r2, r3 = rows
+            if b:
+                p01, p23 = _conv(r0, r1, b), _conv(r2, r3, b)
+                others = (
+                    _conv(r1, p23, b),
+                    _conv(r0, p23, b),
+                    _conv(p01, r3, b),
+                    _conv(p01, r2, b),
+                )
+                best_wild = min(best_wild, _point(p01, p23, b - 1))
+            else:
+                everything = r0[0] + r1[0] + r2[0] + r3[0]
+            for s in range(4):
+                m = left[s]
+                for r in held[s]:
+                    if not m >> FIELD * (r - 1) & 3:
+                        continue  # every copy went into the cross-suit set
+                    sub = m - UNIT[r]
+                    row = (cache.get(sub) or compute(sub))[0]
+                    value = _point(others[s], row, b) if b else everything - rows[s][0] + row[0]
+                    key = s << 4 | r
+                    if value < best.get(key, BIG):
+                        best[key] = value
+        pens = table.pens
         wild_cost = sum(rules.penalty(c, wild_rank) for c in self.wilds)
         result: dict[Card, int] = {}
         for c in self.hand:
@@ -952,7 +1005,7 @@ class _FastHand:
                 cost = value if value < total else total + self.no_meld_cost(budget - 1, rest)
             else:
                 total = self.nat_total - pens[c.rank]
-                value = best[(SUIT_OF[c.suit], c.rank)]
+                value = best[SUIT_OF[c.suit] << 4 | c.rank]
                 cost = value if value < total else total + self.no_meld_cost(budget, wild_cost)
             result[c] = cost
         return result

@@ -15,6 +15,7 @@ from config.celery import app as celery_app
 
 from .engine import GameState, Rules, action_from_dict, arrange, discard_options
 from .engine.cards import Card
+from .engine.state import redact_record
 from .models import Game, Heartbeat, Move, Seat
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
@@ -251,7 +252,7 @@ def table(game: Game, seat: Seat | None) -> dict:
     if seat is not None and seat.seen_version < game.version:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
         for move in moves.order_by("seq")[:60]:
-            record = public_record(move.record, index)
+            record = redact_record(move.record, index)
             text = describe_move(record, names, None)
             since.append({"text": text, "past": move.round_index < view.round_index})
     last_round = None
@@ -294,13 +295,6 @@ def table(game: Game, seat: Seat | None) -> dict:
         "to_move_name": names[view.to_move] if view.to_move is not None else None,
         "rules_summary": rules_summary(view.rules),
     }
-
-
-def public_record(record: dict, viewer: int | None) -> dict:
-    """A stored record as `viewer` may see it (a stock draw's card only for the drawer)."""
-    if record["type"] == "draw" and record["source"] == "stock" and record["seat"] != viewer:
-        return {**record, "card": None}
-    return record
 
 
 def _hint(hand, wild_rank, rules, after_draw: bool) -> dict:
@@ -356,7 +350,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     current_round = game.state["round_index"] if game.state else 0
     rows = []
     for move in Move.objects.filter(game=game).order_by("seq"):
-        record = move.record if over else public_record(move.record, viewer)
+        record = move.record if over else redact_record(move.record, viewer)
         rows.append(
             {
                 "past": over or move.round_index < current_round,

@@ -252,12 +252,15 @@ class MoveRecord:
 
     def public_for(self, viewer_seat: int | None) -> dict:
         """The record as `viewer_seat` may see it: a stock draw's card only for the drawer."""
-        hidden = self.type == "draw" and self.source == "stock" and viewer_seat != self.seat
+        return redact_record(self.to_dict(), viewer_seat)
+
+    def to_dict(self) -> dict:
+        """Everything, the drawn card included: for the mover or for storage, never for others."""
         return {
             "seat": self.seat,
             "type": self.type,
             "source": self.source,
-            "card": None if hidden else _token(self.card),
+            "card": _token(self.card),
             "round_index": self.round_index,
             "action_index": self.action_index,
             "melds": _melds_to_json(self.melds),
@@ -267,9 +270,14 @@ class MoveRecord:
             "game_over": self.game_over,
         }
 
-    def to_dict(self) -> dict:
-        """Everything, the drawn card included: for the mover or for storage, never for others."""
-        return self.public_for(self.seat)
+
+
+def redact_record(record: Mapping, viewer_seat: int | None) -> dict:
+    """A stored record (MoveRecord.to_dict) as `viewer_seat` may see it."""
+    hidden = record["type"] == "draw" and record["source"] == "stock"
+    if hidden and viewer_seat != record["seat"]:
+        return {**record, "card": None}
+    return dict(record)
 
 
 # -- what a seat may see ---------------------------------------------------------------------------

@@ -1,7 +1,9 @@
+import random
+
 import pytest
 
 from games import selectors, services
-from games.engine import GameState, Rules
+from games.engine import GameState, Rules, get_bot
 from games.models import Game, Move, RoundScore, Seat
 from games.services import GameError, StaleVersion
 from tests.factories import UserFactory, legal_actions, play_one, started_game
@@ -64,8 +66,10 @@ def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     game = started_game(users, time_per_move_days=2)
     assert game.deadline is not None
     by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    while game.status == Game.Status.ACTIVE:
-        play_one(game, by_seat, choose=lambda actions: actions[-1])
+    bot, rng = get_bot("easy"), random.Random(3)
+    while game.status == Game.Status.ACTIVE:  # good play, so rounds end by going out
+        view = GameState.from_dict(game.state).view(game.to_move_seat)
+        play_one(game, by_seat, choose=lambda actions, view=view: bot.choose(view, rng))
     assert selectors.replayed_state(game) == GameState.from_dict(game.state)
     assert Move.objects.filter(game=game).count() == game.version
     rounds = Rules().round_count
@@ -126,8 +130,12 @@ def test_discarding_a_card_not_in_hand_or_junk_is_refused():
             services.move_discard(game_id=game.pk, user=mover, version=game.version, card=card)
     with pytest.raises(GameError, match="cannot go out"):
         hand = state.hands[game.to_move_seat]
-        not_out = [c for c in hand if c.token not in {
-            a.card.token for a in legal_actions(game) if a.to_dict()["type"] == "go_out"}]
+        not_out = [
+            c
+            for c in hand
+            if c.token
+            not in {a.card.token for a in legal_actions(game) if a.to_dict()["type"] == "go_out"}
+        ]
         services.move_go_out(
             game_id=game.pk, user=mover, version=game.version, card=not_out[0].token
         )  # fmt: skip

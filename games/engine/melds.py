@@ -134,7 +134,13 @@ class _Table:
             self.slack0 = min(MAX_RUN - self.size, self.wild_room)
 
 
+_GUARDS: dict[int, int] = {}
+_CANDIDATES: dict[tuple, list[tuple]] = {}
+
+
 class _Solver:
+    """The general search: any per-meld cap, lay-offs onto table melds, any number of decks."""
+
     def __init__(
         self,
         hand: Sequence[Card],
@@ -154,9 +160,11 @@ class _Solver:
         for c in sorted(naturals):
             self.cards_of.setdefault(_type_index(c), []).append(c)
         counts = {t: len(cs) for t, cs in self.cards_of.items()}
-        bits = max(counts.values(), default=1).bit_length()
+        bits = max(2, max(counts.values(), default=1).bit_length())
         self.fw = fw = bits + 1
-        self.guard = sum(1 << (t * fw + bits) for t in range(52))
+        self.guard = _GUARDS.get(fw) or _GUARDS.setdefault(
+            fw, sum(1 << (t * fw + bits) for t in range(52))
+        )
         self.root = sum(n << (t * fw) for t, n in counts.items())
         self.pen = [0] * 52
         for t, cs in self.cards_of.items():
@@ -201,40 +209,62 @@ class _Solver:
         return min(length_room, self.cap - need)
 
     def _own_candidates(self, counts: dict[int, int]) -> None:
+        """Candidate melds by lowest natural, remembered across hands by what surrounds it."""
+        get = counts.get
+        aces_high = self.rules.aces_high
         for t in counts:
-            suit, rank = divmod(t, 13)
-            rank += 1
-            # sets: t and same-rank naturals of later suits
-            same = [s * 13 + rank - 1 for s in range(suit + 1, 4) if s * 13 + rank - 1 in counts]
-            for extra in product(*(range(counts[u] + 1) for u in same)):
-                for own in range(1, counts[t] + 1):
-                    n = own + sum(extra)
-                    if n > MAX_SET_NATURALS:
+            suit, rank = divmod(t, 13)  # rank from 0 here
+            same = tuple(get(s * 13 + rank, 0) for s in range(suit + 1, 4))
+            window = tuple(d for d in range(1, MAX_RUN_SPAN) if rank + d < 13 and t + d in counts)
+            high = (
+                tuple(r for r in range(9, 13) if suit * 13 + r in counts)
+                if rank == 0 and aces_high
+                else ()
+            )
+            key = (t, counts[t], same, window, high, aces_high, self.cap, self.fw)
+            cands = _CANDIDATES.get(key)
+            if cands is None:
+                if len(_CANDIDATES) > 200_000:
+                    _CANDIDATES.clear()
+                cands = _CANDIDATES[key] = self._own_candidates_of(t, counts)
+            self.cands[t] = list(cands)
+
+    def _own_candidates_of(self, t: int, counts: dict[int, int]) -> list[tuple]:
+        out = []
+        suit, rank = divmod(t, 13)
+        rank += 1
+        # sets: t and same-rank naturals of later suits
+        same = [s * 13 + rank - 1 for s in range(suit + 1, 4) if s * 13 + rank - 1 in counts]
+        for extra in product(*(range(counts[u] + 1) for u in same)):
+            for own in range(1, counts[t] + 1):
+                n = own + sum(extra)
+                if n > MAX_SET_NATURALS:
+                    continue
+                need = max(0, 3 - n)
+                slack = self._meld_room(need, UNLIMITED)
+                if slack is None:
+                    continue
+                picks = {t: own} | {u: k for u, k in zip(same, extra, strict=True) if k}
+                out.append((self._delta(picks), need, slack, -1, 0, picks, "set"))
+        # runs: t as lowest natural, distinct higher ranks of its suit within span 5
+        windows = [[r for r in range(rank + 1, rank + MAX_RUN_SPAN) if r <= 13]]
+        if rank == 1 and self.rules.aces_high:
+            windows.append(list(range(10, 14)))
+        for others in windows:
+            present = [r for r in others if suit * 13 + r - 1 in counts]
+            for k in range(1, len(present) + 1):
+                for combo in combinations(present, k):
+                    ranks = {rank, *combo}
+                    span = _run_span(ranks, self.rules.aces_high)
+                    if span > MAX_RUN_SPAN:
                         continue
-                    need = max(0, 3 - n)
-                    slack = self._meld_room(need, UNLIMITED)
+                    need = max(3, span) - len(ranks)
+                    slack = self._meld_room(need, MAX_RUN - max(3, span))
                     if slack is None:
                         continue
-                    picks = {t: own} | {u: k for u, k in zip(same, extra, strict=True) if k}
-                    self.cands[t].append((self._delta(picks), need, slack, -1, 0, picks, "set"))
-            # runs: t as lowest natural, distinct higher ranks of its suit within span 5
-            windows = [(rank, [r for r in range(rank + 1, rank + MAX_RUN_SPAN) if r <= 13])]
-            if rank == 1 and self.rules.aces_high:
-                windows.append((14, list(range(10, 14))))
-            for _, others in windows:
-                present = [r for r in others if suit * 13 + r - 1 in counts]
-                for k in range(1, len(present) + 1):
-                    for combo in combinations(present, k):
-                        ranks = {rank, *combo}
-                        span = _run_span(ranks, self.rules.aces_high)
-                        if span > MAX_RUN_SPAN:
-                            continue
-                        need = max(3, span) - len(ranks)
-                        slack = self._meld_room(need, MAX_RUN - max(3, span))
-                        if slack is None:
-                            continue
-                        picks = {suit * 13 + r - 1: 1 for r in ranks}
-                        self.cands[t].append((self._delta(picks), need, slack, -1, 0, picks, "run"))
+                    picks = {suit * 13 + r - 1: 1 for r in ranks}
+                    out.append((self._delta(picks), need, slack, -1, 0, picks, "run"))
+        return out
 
     def _table_candidates(self, counts: dict[int, int]) -> None:
         for i in self.general:
@@ -400,6 +430,13 @@ def _type_index(card: Card) -> int:
 # -- the public API ------------------------------------------------------------------------------
 
 
+def _cap_never_binds(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
+    """True if a per-meld wild cap cannot matter: no cap, or no more wilds than it allows (then
+    one meld may hold them all, as without a cap)."""
+    cap = rules.max_wilds_per_meld
+    return cap is None or sum(1 for c in hand if c.rank == wild_rank or not c.rank) <= cap
+
+
 def arrange(
     hand: Sequence[Card],
     wild_rank: int | None,
@@ -408,7 +445,7 @@ def arrange(
 ) -> Arrangement:
     """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
     that leaves the least penalty."""
-    if not table_melds and rules.max_wilds_per_meld is None:
+    if not table_melds and _cap_never_binds(hand, wild_rank, rules):
         result = _fast_arrange(hand, wild_rank, rules)
         if result is not None:
             return result
@@ -418,9 +455,11 @@ def arrange(
 
 def discard_options(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> dict[Card, int]:
     """For each card of a hand just after drawing: the least penalty the other cards leave if it
-    is discarded. One search shares its memo across every natural discarded; discarding a wild
-    changes only which wilds are left, so each kind of wild shares one more memo."""
-    if rules.max_wilds_per_meld is None:
+    is discarded, all computed together. On the fast path the cross-suit choices are enumerated
+    once and each suit's partners reused for every card; in the general search one memo serves
+    every natural discarded, and discarding a wild changes only which wilds are left, so each
+    kind of wild shares one more memo."""
+    if _cap_never_binds(hand, wild_rank, rules):
         fast = _split_hand(hand, wild_rank, rules)
         if fast is not None:
             return fast.discard_options()
@@ -966,35 +1005,37 @@ class _FastHand:
         table = self.table
         cache, compute = table.cache, table.compute
         held = [[r for r in range(1, 14) if m >> FIELD * (r - 1) & 3] for m in self.suits]
+        pens = table.pens
         best: dict[int, int] = {}
         best_wild = BIG
+        worst = BIG  # the largest best value so far: a choice that cannot beat it is skipped
         for need, _, left in _combos(self.suits, budget):
             b = budget - need
             rows = [(cache.get(m) or compute(m))[0] for m in left]
             r0, r1, r2, r3 = rows
+            # removing a card of rank r lowers a suit's row by at most its penalty
+            bound = sum(row[b] for row in rows if b < len(row))
+            if bound - 15 >= worst and bound >= best_wild:
+                continue
             if b:
                 p01, p23 = _conv(r0, r1, b), _conv(r2, r3, b)
-                others = (
-                    _conv(r1, p23, b),
-                    _conv(r0, p23, b),
-                    _conv(p01, r3, b),
-                    _conv(p01, r2, b),
-                )
+                others = (_conv(r1, p23, b), _conv(r0, p23, b))
+                others += (_conv(p01, r3, b), _conv(p01, r2, b))
                 best_wild = min(best_wild, _point(p01, p23, b - 1))
             else:
                 everything = r0[0] + r1[0] + r2[0] + r3[0]
             for s in range(4):
                 m = left[s]
                 for r in held[s]:
-                    if not m >> FIELD * (r - 1) & 3:
-                        continue  # every copy went into the cross-suit set
+                    key = s << 4 | r
+                    if not m >> FIELD * (r - 1) & 3 or bound - pens[r] >= best.get(key, BIG):
+                        continue  # every copy went into the cross-suit set, or no gain possible
                     sub = m - UNIT[r]
                     row = (cache.get(sub) or compute(sub))[0]
                     value = _point(others[s], row, b) if b else everything - rows[s][0] + row[0]
-                    key = s << 4 | r
                     if value < best.get(key, BIG):
                         best[key] = value
-        pens = table.pens
+            worst = max(best.values(), default=BIG)
         wild_cost = sum(rules.penalty(c, wild_rank) for c in self.wilds)
         result: dict[Card, int] = {}
         for c in self.hand:

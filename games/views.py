@@ -115,10 +115,12 @@ def game_detail(request, game_id):
 @never_cache
 def game_table(request, game_id):
     """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
-    seen = _count(request.GET.get("v"))
-    current = Game.objects.filter(pk=game_id).values_list("version", "status").first()
-    if current and seen == current[0] and current[1] == Game.Status.ACTIVE:
-        _game, seat = _viewable_game(request, game_id)  # 204 only for those who may look
+    game, seat = selectors.game_for_poll(game_id, request.user)
+    unchanged = game is not None and _count(request.GET.get("v")) == game.version
+    if unchanged and game.status == Game.Status.ACTIVE:
+        invite = request.session.get(f"invite-{game_id}")
+        if not selectors.can_watch(game, seat, invite):
+            raise Http404(_("There is no such game."))
         if seat is not None:
             notifications.seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)

@@ -187,3 +187,26 @@ def test_history_hides_stock_draws_of_others_and_replay_waits_for_the_end(client
     assert "drew from the stock" in html
     assert not re.search(rf'data-card="{re.escape(drawn)}"', html)
     assert client.get(reverse("game_replay", args=[game.pk])).status_code == 403
+
+
+@pytest.mark.queries
+def test_the_table_costs_the_same_few_queries_early_and_late(
+    client, duel, django_assert_max_num_queries
+):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    url = reverse("game", args=[game.pk])
+    with django_assert_max_num_queries(14):
+        assert client.get(url).status_code == 200
+    from tests.factories import play_one
+
+    for _ in range(40):
+        play_one(game, by_seat)
+    client.force_login(by_seat[game.to_move_seat])
+    with django_assert_max_num_queries(14):
+        assert client.get(url).status_code == 200
+    with django_assert_max_num_queries(4):  # a poll that finds nothing new
+        assert (
+            client.get(reverse("game_table", args=[game.pk]), {"v": game.version}).status_code
+            == 204
+        )

@@ -19,6 +19,26 @@ ROUNDS_CHOICES = [
     ("up_and_down", _("Up and down: 22 rounds, 3 up to 13 cards and back down to 3")),
 ]
 
+# The on/off variants of RULES.md, each explained where the game is created.
+VARIANT_SWITCHES = {
+    "aces_high": (_("Aces high or low"), _(
+        "An ace may also rank above the king in a run (Q-K-A), never both ends; "
+        "a left-over ace costs 15.")),
+    "face_cards_by_rank": (_("Face cards by rank"), _(
+        "A left-over J, Q, K costs 11, 12, 13 instead of 10.")),
+    "wild_penalty_15": (_("Wild penalty 15"), _(
+        "A left-over wild costs 15 instead of its face value.")),
+    "one_wild_per_meld": (_("One wild per meld"), _("A meld may hold at most one wild.")),
+    "all_wild_melds": (_("All-wild melds"), _(
+        "A meld may be made of wilds alone (normally it needs one natural card).")),
+    "jokers": (_("Jokers"), _("Two jokers per deck, always wild; a left-over joker costs 20.")),
+    "double_face_rounds": (_("Double face rounds"), _(
+        "Penalties count double in the Jack, Queen and King rounds.")),
+    "redemption": (_("Redemption"), _(
+        "After someone goes out, the others lay down their melds in their last turn "
+        "and may lay off cards onto anyone's shown melds.")),
+}  # fmt: skip
+
 
 class GameCreateForm(forms.Form):
     seat_count = forms.TypedChoiceField(
@@ -45,53 +65,13 @@ class GameCreateForm(forms.Form):
         help_text=_("Anyone may join a listed game; an unlisted one only by its invitation link."),
     )
     rounds = forms.ChoiceField(label=_("Rounds"), choices=ROUNDS_CHOICES, initial="classic")
-    aces_high = forms.BooleanField(
-        label=_("Aces high or low"),
-        required=False,
-        help_text=_("An ace may also rank above the king in a run (Q-K-A), never both ends; "
-                    "a left-over ace costs 15."),
-    )  # fmt: skip
-    face_cards_by_rank = forms.BooleanField(
-        label=_("Face cards by rank"),
-        required=False,
-        help_text=_("A left-over J, Q, K costs 11, 12, 13 instead of 10."),
-    )
-    wild_penalty_15 = forms.BooleanField(
-        label=_("Wild penalty 15"),
-        required=False,
-        help_text=_("A left-over wild costs 15 instead of its face value."),
-    )
-    one_wild_per_meld = forms.BooleanField(
-        label=_("One wild per meld"),
-        required=False,
-        help_text=_("A meld may hold at most one wild."),
-    )
-    all_wild_melds = forms.BooleanField(
-        label=_("All-wild melds"),
-        required=False,
-        help_text=_("A meld may be made of wilds alone (normally it needs one natural card)."),
-    )
-    jokers = forms.BooleanField(
-        label=_("Jokers"),
-        required=False,
-        help_text=_("Two jokers per deck, always wild; a left-over joker costs 20."),
-    )
-    double_face_rounds = forms.BooleanField(
-        label=_("Double face rounds"),
-        required=False,
-        help_text=_("Penalties count double in the Jack, Queen and King rounds."),
-    )
-    redemption = forms.BooleanField(
-        label=_("Redemption"),
-        required=False,
-        help_text=_("After someone goes out, the others lay down their melds in their last turn "
-                    "and may lay off cards onto anyone's shown melds."),
-    )  # fmt: skip
 
-    SWITCHES = (
-        "aces_high", "face_cards_by_rank", "wild_penalty_15", "one_wild_per_meld",
-        "all_wild_melds", "jokers", "double_face_rounds", "redemption",
-    )  # fmt: skip
+    SWITCHES = tuple(VARIANT_SWITCHES)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, (label, help_text) in VARIANT_SWITCHES.items():
+            self.fields[name] = forms.BooleanField(label=label, required=False, help_text=help_text)
 
     def clean_bots(self):
         value = self.cleaned_data.get("bots") or ""

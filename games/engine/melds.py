@@ -445,7 +445,9 @@ def arrange(
 ) -> Arrangement:
     """The arrangement of `hand` into melds (and, for redemption, lay-offs onto `table_melds`)
     that leaves the least penalty."""
-    if not table_melds and _cap_never_binds(hand, wild_rank, rules):
+    if not table_melds and (
+        rules.max_wilds_per_meld is None or _cap_never_binds(hand, wild_rank, rules)
+    ):
         result = _fast_arrange(hand, wild_rank, rules)
         if result is not None:
             return result
@@ -675,26 +677,30 @@ def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
     return _point(_conv(r0, r1, budget), _conv(r2, r3, budget), budget)
 
 
-_HUB_OPTIONS: dict[tuple[int, ...], list[tuple[int, tuple[int, ...]]]] = {}
+_HUB_OPTIONS: dict[tuple, list[tuple]] = {}
 
 
-def _hub_options(counts: tuple[int, ...]) -> list[tuple[int, tuple[int, ...]]]:
-    """The cross-suit sets one rank's naturals can form: (wilds needed, copies per suit). With no
-    cap on wilds, two sets of one rank are never better than the two merged, so one set per rank
-    (of any size) is enough."""
-    options = _HUB_OPTIONS.get(counts)
+def _hub_options(counts: tuple[int, ...], base: int, with_wilds: bool) -> list[tuple]:
+    """The cross-suit sets one rank's naturals can form (its counts per suit at bit `base`), as
+    (wilds needed, what each suit gives up as four ints, copies per suit, base); with_wilds False
+    keeps only those needing none. With no cap on wilds two sets of one rank are never better
+    than the two merged, so one set per rank (of any size) is enough; a cross-suit set has two
+    naturals or more, so it needs one wild at most."""
+    key = (counts, base, with_wilds)
+    options = _HUB_OPTIONS.get(key)
     if options is None:
         options = []
         for ks in product(*(range(n + 1) for n in counts)):
-            if sum(1 for k in ks if k) >= 2:
-                options.append((max(0, 3 - sum(ks)), ks))
+            need = max(0, 3 - sum(ks))
+            if sum(1 for k in ks if k) >= 2 and (with_wilds or not need):
+                options.append((need, *(k << base for k in ks), ks, base))
         options.sort()
-        _HUB_OPTIONS[counts] = options
+        _HUB_OPTIONS[key] = options
     return options
 
 
-def _cross_sets(suits: list[int], budget: int) -> list[list[tuple[int, int, tuple[int, ...]]]]:
-    """Per rank held in two or more suits: its cross-suit sets as (need, bit shift, copies)."""
+def _cross_sets(suits: list[int], budget: int) -> list[list[tuple]]:
+    """Per rank held in two or more suits: its cross-suit sets (see `_hub_options`)."""
     m0, m1, m2, m3 = suits
     p0 = (m0 | m0 >> 1) & LOW_BITS
     p1 = (m1 | m1 >> 1) & LOW_BITS
@@ -705,12 +711,13 @@ def _cross_sets(suits: list[int], budget: int) -> list[list[tuple[int, int, tupl
         doubled = (m0 | m1 | m2 | m3) >> 1 & LOW_BITS  # some suit holds the rank twice
         shared &= doubled | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
     hubs = []
+    with_wilds = budget > 0
     while shared:
         low = shared & -shared
         shared ^= low
         base = low.bit_length() - 1
         counts = ((m0 >> base) & 3, (m1 >> base) & 3, (m2 >> base) & 3, (m3 >> base) & 3)
-        options = [(need, base, ks) for need, ks in _hub_options(counts) if need <= budget]
+        options = _hub_options(counts, base, with_wilds)
         if options:
             hubs.append(options)
     return hubs
@@ -722,18 +729,20 @@ def _combos(suits: list[int], budget: int):
     hubs = _cross_sets(suits, budget)
     if not hubs:
         return
+    m0, m1, m2, m3 = suits
     for combo in product(*([None, *options] for options in hubs)):
         sets = tuple(o for o in combo if o is not None)
         if not sets:
             continue
-        need = sum(o[0] for o in sets)
-        if need > budget:
-            continue
-        left = list(suits)
-        for _, base, ks in sets:
-            for s in range(4):
-                left[s] -= ks[s] << base
-        yield need, sets, left
+        need = l0 = l1 = l2 = l3 = 0
+        for o in sets:
+            need += o[0]
+            l0 += o[1]
+            l1 += o[2]
+            l2 += o[3]
+            l3 += o[4]
+        if need <= budget:
+            yield need, sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
 
 
 def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
@@ -744,28 +753,26 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
     if not hubs:
         return best_value, best_plan
     cache, compute = table.cache, table.compute
+    m0, m1, m2, m3 = suits
     for combo in product(*([None, *options] for options in hubs)):
-        need = 0
+        need = l0 = l1 = l2 = l3 = 0
         left = None
         for option in combo:
             if option is not None:
                 need += option[0]
-                if left is None:
-                    left = list(suits)
-                _, base, ks = option
-                k0, k1, k2, k3 = ks
-                left[0] -= k0 << base
-                left[1] -= k1 << base
-                left[2] -= k2 << base
-                left[3] -= k3 << base
+                l0 += option[1]
+                l1 += option[2]
+                l2 += option[3]
+                l3 += option[4]
+                left = True
         if left is None or need > budget:
             continue
         b = budget - need
-        m0, m1, m2, m3 = left
-        r0 = (cache.get(m0) or compute(m0))[0]
-        r1 = (cache.get(m1) or compute(m1))[0]
-        r2 = (cache.get(m2) or compute(m2))[0]
-        r3 = (cache.get(m3) or compute(m3))[0]
+        left = [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
+        r0 = (cache.get(left[0]) or compute(left[0]))[0]
+        r1 = (cache.get(left[1]) or compute(left[1]))[0]
+        r2 = (cache.get(left[2]) or compute(left[2]))[0]
+        r3 = (cache.get(left[3]) or compute(left[3]))[0]
         bound = 0
         for row in (r0, r1, r2, r3):
             if b < len(row):
@@ -873,17 +880,59 @@ def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> 
     if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - len(wilds):  # a count overflowed
         return None
     total = e0[2] + e1[2] + e2[2] + e3[2]
-    if not wilds and e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0] == total:
-        # no meld inside a suit; a set across suits needs a rank held three times
+    if not wilds:
+        # a set across suits without wilds needs a rank held three times
         p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
         shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
         if not shared or not shared & (
             (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
         ):
-            return _arrangement([], list(hand), total)
+            value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
+            if value == total:
+                return _arrangement([], list(hand), total)
+            return _suit_melds_only(hand, table, suits, (e0, e1, e2, e3), value)
     return _FastHand(
         hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total
     ).arrangement()
+
+
+def _suit_melds_only(hand, table, suits, entries, value) -> Arrangement:
+    """No wilds and no set across suits: each suit's own best melds."""
+    melding = [m if entry[0][0] < entry[2] else 0 for m, entry in zip(suits, entries, strict=True)]
+    return _no_wild_arrangement(hand, table, melding, (), value)
+
+
+def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
+    """A hand without wilds: the cross-suit `sets` chosen plus each suit's own best melds (of
+    what `suits` leaves), cards in hand order."""
+    wanted: dict[int, list[tuple[int, int]]] = {}
+    melds: list[list] = []
+    plans = []
+    for option in sets:
+        ks = option[5]
+        rank = option[6] // FIELD + 1
+        plans.append([s << 4 | rank for s in range(4) for _ in range(ks[s])])
+    for s in range(4):
+        if suits[s]:
+            plans.extend([s << 4 | r for r in ranks] for _, ranks, _ in table.plan(suits[s], 0))
+    for i, keys in enumerate(plans):
+        melds.append([None] * len(keys))
+        for pos, key in enumerate(keys):
+            slots = wanted.get(key)
+            if slots is None:
+                wanted[key] = [(i, pos)]
+            else:
+                slots.append((i, pos))
+    deadwood = []
+    suit_of = SUIT_OF
+    for c in hand:
+        slots = wanted.get(suit_of[c.suit] << 4 | c.rank)
+        if slots:
+            i, pos = slots.pop()
+            melds[i][pos] = c
+        else:
+            deadwood.append(c)
+    return _arrangement(melds, deadwood, value)
 
 
 class _FastHand:
@@ -912,10 +961,13 @@ class _FastHand:
         if value >= total:
             return self._no_meld()
         sets, left, budget = plan
+        if not wilds:
+            return _no_wild_arrangement(self.hand, self.table, left, sets, value)
         # each meld as (kind, naturals' ranks, suit or None for a cross-suit set, wilds needed)
         specs: list[list] = []
-        for need, base, ks in sets:
-            rank = base // FIELD + 1
+        for option in sets:
+            need, ks = option[0], option[5]
+            rank = option[6] // FIELD + 1
             keys = [s << 4 | rank for s in range(4) for _ in range(ks[s])]
             specs.append(["set", (rank,) * len(keys), keys, need])
         table = self.table

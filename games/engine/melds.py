@@ -1,25 +1,51 @@
 """The meld solver: the least penalty a hand can leave, and an arrangement that leaves it.
 
-Method (exact):
+Public API: `arrange`, `is_meld`, `discard_options`, `can_go_out`, `Arrangement`.
 
-- Wilds (jokers and every card of the wild rank) are interchangeable inside melds, so the search
-  runs over the *naturals* only and counts wilds. The cheapest wilds are the ones left over, so
-  the cost of `k` left-over wilds is the sum of the `k` cheapest wild penalties.
-- Naturals are packed into a multiset bitmask (one small counter per (suit, rank)). The search
-  takes the lowest natural left and tries every way to place it: deadwood, a meld it forms with
-  higher naturals (plus the fewest wilds that make it legal), or a lay-off onto a table meld
-  (redemption). Results are memoized on (naturals left, wilds left, spare wild room, table melds
-  already extended).
-- Every meld records the fewest wilds it needs and how many more it could take ("slack": a run
-  at most 13 long, the per-meld cap). Wilds left at the end fill slack (and, when allowed,
-  all-wild melds); whatever does not fit is deadwood. Slack is tracked capped at the wilds left,
-  which is exact because slack only grows and wilds only shrink along a search path.
-- Dominance keeps the candidate melds few without losing optimality: a set of 6+ naturals splits
-  into two sets, and a run whose naturals span 6+ ranks splits into two runs, never needing more
-  wilds and always leaving more room. So sets hold at most 5 naturals and runs span at most 5
-  ranks; a single natural with two wilds is listed once (as a set, which has the most room).
+Method (exact, two paths, both checked against a brute-force search in the tests):
+
+Shared facts
+- Wilds (jokers and every card of the wild rank, even in its own place) are interchangeable
+  inside melds, so both paths search over the *naturals* only and count wilds. The wilds left
+  over are the cheapest ones, and melding a wild never costs anything.
+- Dominance keeps candidate melds few without losing optimality: a set of 6+ naturals splits
+  into two sets, and a run whose naturals span 6+ ranks splits into two runs (two halves never
+  need more wilds than the whole and always have more room). So runs span at most 5 ranks; a
+  single natural with two wilds is listed once, as a set (the meld with the most room).
 - A run never holds two cards of one rank, so with aces high it may be Q-K-A or A-2-3 but not
   A..K..A: it is at most 13 long either way (RULES.md: "never both ends").
+
+Fast path (no table melds, and no per-meld cap or no more wilds than the cap; at most 3 copies
+of a card)
+- With no cap, once a hand holds any meld every left-over wild can join one: a set takes any
+  number, and a hand of runs only can turn one run's end card into a set of its own (that card
+  plus two wilds, a wild taking its place), which leaves no more deadwood. So the least penalty
+  is the least natural deadwood whose melds need at most the wilds held; only a hand that can
+  make no meld at all pays for its wilds (unless they form an all-wild meld).
+- Runs and same-suit sets live inside one suit; sets across suits are the only link between
+  suits. A suit is a 26-bit int (2 bits of count per rank). For every suit, a table (built
+  lazily, kept across calls; the 8192 one-deck suits are built whole on first use) holds the
+  least deadwood for each number of wilds its melds may need, from a memoized search that takes
+  the suit's lowest card and tries deadwood, each copy-set and each run starting there.
+- A hand enumerates only its cross-suit sets (one set per rank suffices without a cap; with no
+  wilds only ranks held three times qualify), and for each choice combines the four suit rows
+  by (min, +) over the wilds, with a lower bound to skip hopeless choices. Short rows repeat, so
+  pairwise (min, +) results are remembered.
+- `discard_options` enumerates the cross-suit choices once; for each, the other three suits'
+  combined row is built once per suit and reused for every card of that suit.
+
+General search (any per-meld cap, redemption lay-offs, any number of decks)
+- Naturals are packed into a multiset bitmask (a counter with a guard bit per card face). The
+  search takes the lowest natural left and tries deadwood, every candidate meld it forms with
+  higher naturals (plus the fewest wilds that make it legal), and every lay-off onto a table
+  meld (alone or with other hand cards; a table set of one rank takes any natural of it at no
+  cost, separately). Results are memoized on (naturals left, wilds left, spare wild room, table
+  melds already extended).
+- Every meld records the fewest wilds it needs and how many more it could take ("slack": the
+  13-card run limit, the per-meld cap, the table meld's own wilds). Wilds left at the end fill
+  slack (and, when allowed, all-wild melds); the rest, the cheapest, are deadwood. Slack is
+  tracked capped at the wilds left, which is exact because along a search path slack only grows
+  and wilds only shrink.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from games.engine import Arrangement, Card, Rules, arrange, can_go_out, discard_options, is_meld
 from games.engine.cards import make_deck, parse_cards
+from games.engine.melds import _Solver  # the general search, to check the fast path against
 
 pytestmark = pytest.mark.engine
 
@@ -399,3 +400,11 @@ def test_discard_options_match_arrange_without_each_card(hand, wild_rank, rules)
     for i, card in enumerate(hand):
         assert options[card] == arrange(hand[:i] + hand[i + 1 :], wild_rank, rules).penalty
     assert can_go_out(hand, wild_rank, rules) == [c for c in hand if options[c] == 0]
+
+
+@settings(max_examples=150, deadline=None)
+@given(hand=hands(max_size=16), wild_rank=wild_rank_strategy, rules=rules_strategy)
+def test_fast_path_agrees_with_the_general_search(hand, wild_rank, rules):
+    """Big hands are beyond brute force: the two exact methods check each other instead."""
+    general = _Solver(hand, wild_rank, rules)
+    assert arrange(hand, wild_rank, rules).penalty == general.solve(*general.start())

@@ -250,7 +250,7 @@ class _Solver:
             key = (t, counts[t], same, window, high, aces_high, self.cap, self.fw)
             cands = _CANDIDATES.get(key)
             if cands is None:
-                if len(_CANDIDATES) > 200_000:
+                if len(_CANDIDATES) > 20_000:
                     _CANDIDATES.clear()
                 cands = _CANDIDATES[key] = self._own_candidates_of(t, counts)
             self.cands[t] = list(cands)
@@ -542,12 +542,12 @@ SUIT_OF = {s: i for i, s in enumerate(SUITS)}
 class _SuitTable:
     """Best arrangements of one suit's naturals into runs and same-suit sets.
 
-    A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
+    A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, None, total,
     count, held, doubled): values[w] is the least deadwood with melds needing at most w wilds
-    (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None meaning
-    "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run order);
-    total is the penalty of every card, count the number of cards, held and doubled the low bit
-    of each rank's field where the suit holds that rank at least once / twice."""
+    (past the end: 0); total is the penalty of every card, count the number of cards, held and
+    doubled the low bit of each rank's field where the suit holds that rank at least once /
+    twice. The melds behind a value are re-derived on demand (`plan`), which keeps entries
+    small."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
@@ -574,8 +574,12 @@ class _SuitTable:
         if melds is None:
             found = []
             while m:
-                choices = self.entry(m)[1]
-                meld, need, sub = choices[min(w, len(choices) - 1)]
+                target = _at(self.entry(m)[0], w)
+                need, sub, meld = next(
+                    (need, sub, meld)
+                    for need, add, sub, meld in self._options(m)
+                    if need <= w and add + _at(self.entry(sub)[0], w - need) == target
+                )
                 if meld is not None:
                     ranks = (meld[1],) * meld[2] if meld[0] == "set" else meld[1]
                     found.append((meld[0], ranks, need))
@@ -586,21 +590,20 @@ class _SuitTable:
             melds = self.plans[key] = tuple(found)
         return melds
 
-    def compute(self, m: int) -> tuple:
+    def _options(self, m: int) -> list[tuple]:
+        """Ways to place the lowest card of suit `m`: (wilds needed, deadwood added, the suit
+        left, meld), meld None for "deadwood", else ("set", rank, copies) or ("run", ranks)."""
         shift = (m & -m).bit_length() - 1
         base = shift - shift % FIELD
         rank = base // FIELD + 1
         unit = 1 << base
-        copies = (m >> base) & 3
-        counts = [0] + [(m >> FIELD * (q - 1)) & 3 for q in range(1, 14)]
-        naturals = sum(counts)
-        total = sum(self.pens[q] * counts[q] for q in range(1, 14))
         options = [(0, self.pens[rank], m - unit, None)]
-        for k in range(1, min(copies, MAX_SET_NATURALS) + 1):
+        for k in range(1, min((m >> base) & 3, MAX_SET_NATURALS) + 1):
             options.append((max(0, 3 - k), 0, m - k * unit, ("set", rank, k)))
-        windows = [[q for q in range(rank + 1, min(rank + MAX_RUN_SPAN - 1, 13) + 1) if counts[q]]]
+        top = min(rank + MAX_RUN_SPAN - 1, 13)
+        windows = [[q for q in range(rank + 1, top + 1) if m >> FIELD * (q - 1) & 3]]
         if rank == 1 and self.aces_high:
-            windows.append([q for q in range(15 - MAX_RUN_SPAN, 14) if counts[q]])
+            windows.append([q for q in range(15 - MAX_RUN_SPAN, 14) if m >> FIELD * (q - 1) & 3])
         for high, present in enumerate(windows):
             for size in range(1, len(present) + 1):
                 for combo in combinations(present, size):
@@ -609,10 +612,15 @@ class _SuitTable:
                     sub = m - unit - sum(UNIT[q] for q in combo)
                     ranks = (*combo, 1) if high else (rank, *combo)
                     options.append((need, 0, sub, ("run", ranks)))
+        return options
+
+    def compute(self, m: int) -> tuple:
+        counts = [(m >> FIELD * q) & 3 for q in range(13)]
+        naturals = sum(counts)
+        total = sum(pen * n for pen, n in zip(self.pens[1:], counts, strict=True))
         length = 2 * naturals + 1
         values = [BIG] * length
-        choices: list = [None] * length
-        for need, add, sub, meld in options:
+        for need, add, sub, _ in self._options(m):
             sub_values = self.entry(sub)[0]
             last = len(sub_values) - 1
             for w in range(need, length):
@@ -620,17 +628,9 @@ class _SuitTable:
                 v = add + (sub_values[i] if i <= last else 0)
                 if v < values[w]:
                     values[w] = v
-                    choices[w] = (meld, need, sub)
         end = values.index(0) + 1 if 0 in values else length
         held = (m | m >> 1) & LOW_BITS
-        result = (
-            tuple(values[:end]),
-            tuple(choices[:end]),
-            total,
-            naturals,
-            held,
-            m >> 1 & LOW_BITS,
-        )
+        result = (tuple(values[:end]), None, total, naturals, held, m >> 1 & LOW_BITS)
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
             self.cache[0] = ((0,), (None,), 0, 0, 0, 0)
@@ -639,7 +639,7 @@ class _SuitTable:
 
 
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
-_SUIT_TABLE_LIMIT = 500_000  # entries per table before it is dropped and refilled
+_SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
 
 
 def _suit_table(rules: Rules) -> _SuitTable:
@@ -665,7 +665,7 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...
     key = (a, b, budget)
     out = _CONV_CACHE.get(key)
     if out is None:
-        if len(_CONV_CACHE) > 300_000:
+        if len(_CONV_CACHE) > 100_000:
             _CONV_CACHE.clear()
         la, lb = len(a), len(b)
         values = []

@@ -542,12 +542,13 @@ SUIT_OF = {s: i for i, s in enumerate(SUITS)}
 class _SuitTable:
     """Best arrangements of one suit's naturals into runs and same-suit sets.
 
-    A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, None, total,
+    A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
     count, held, doubled): values[w] is the least deadwood with melds needing at most w wilds
-    (past the end: 0); total is the penalty of every card, count the number of cards, held and
-    doubled the low bit of each rank's field where the suit holds that rank at least once /
-    twice. The melds behind a value are re-derived on demand (`plan`), which keeps entries
-    small."""
+    (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None meaning
+    "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run order),
+    shared objects to keep entries small; total is the penalty of every card, count the number
+    of cards, held and doubled the low bit of each rank's field where the suit holds that rank
+    at least once / twice."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
@@ -574,12 +575,8 @@ class _SuitTable:
         if melds is None:
             found = []
             while m:
-                target = _at(self.entry(m)[0], w)
-                need, sub, meld = next(
-                    (need, sub, meld)
-                    for need, add, sub, meld in self._options(m)
-                    if need <= w and add + _at(self.entry(sub)[0], w - need) == target
-                )
+                choices = self.entry(m)[1]
+                meld, need, sub = choices[min(w, len(choices) - 1)]
                 if meld is not None:
                     ranks = (meld[1],) * meld[2] if meld[0] == "set" else meld[1]
                     found.append((meld[0], ranks, need))
@@ -599,7 +596,9 @@ class _SuitTable:
         unit = 1 << base
         options = [(0, self.pens[rank], m - unit, None)]
         for k in range(1, min((m >> base) & 3, MAX_SET_NATURALS) + 1):
-            options.append((max(0, 3 - k), 0, m - k * unit, ("set", rank, k)))
+            meld = ("set", rank, k)
+            meld = _MELDS.setdefault(meld, meld)
+            options.append((max(0, 3 - k), 0, m - k * unit, meld))
         top = min(rank + MAX_RUN_SPAN - 1, 13)
         windows = [[q for q in range(rank + 1, top + 1) if m >> FIELD * (q - 1) & 3]]
         if rank == 1 and self.aces_high:
@@ -611,7 +610,9 @@ class _SuitTable:
                     need = max(3, span) - size - 1
                     sub = m - unit - sum(UNIT[q] for q in combo)
                     ranks = (*combo, 1) if high else (rank, *combo)
-                    options.append((need, 0, sub, ("run", ranks)))
+                    meld = ("run", ranks)
+                    meld = _MELDS.setdefault(meld, meld)
+                    options.append((need, 0, sub, meld))
         return options
 
     def compute(self, m: int) -> tuple:
@@ -620,7 +621,9 @@ class _SuitTable:
         total = sum(pen * n for pen, n in zip(self.pens[1:], counts, strict=True))
         length = 2 * naturals + 1
         values = [BIG] * length
-        for need, add, sub, _ in self._options(m):
+        choices: list = [None] * length
+        for need, add, sub, meld in self._options(m):
+            choice = (meld, need, sub)  # one object, shared by every w it wins
             sub_values = self.entry(sub)[0]
             last = len(sub_values) - 1
             for w in range(need, length):
@@ -628,9 +631,17 @@ class _SuitTable:
                 v = add + (sub_values[i] if i <= last else 0)
                 if v < values[w]:
                     values[w] = v
+                    choices[w] = choice
         end = values.index(0) + 1 if 0 in values else length
         held = (m | m >> 1) & LOW_BITS
-        result = (tuple(values[:end]), None, total, naturals, held, m >> 1 & LOW_BITS)
+        result = (
+            tuple(values[:end]),
+            tuple(choices[:end]),
+            total,
+            naturals,
+            held,
+            m >> 1 & LOW_BITS,
+        )
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
             self.cache[0] = ((0,), (None,), 0, 0, 0, 0)
@@ -639,6 +650,7 @@ class _SuitTable:
 
 
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
+_MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
 
 

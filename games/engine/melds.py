@@ -561,12 +561,13 @@ class _SuitTable:
         return hit if hit is not None else self.compute(m)
 
     def fill_one_deck(self) -> None:
-        """Every suit of a single deck (8192 of them, about a quarter of a second): one-deck
-        hands then never wait for the table."""
+        """Every suit of a single deck (8192 of them, and the melds of each without wilds; about
+        a quarter of a second): one-deck hands without wilds then never wait for the table."""
         for bits in range(1 << 13):
             m = sum(UNIT[q + 1] for q in range(13) if bits >> q & 1)
-            if m not in self.cache:
-                self.compute(m)
+            entry = self.entry(m)
+            if entry[0][0] < entry[2]:
+                self.plan(m, 0)
 
     def plan(self, m: int, w: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
         """The melds of the best arrangement of suit `m` with `w` wilds: (kind, ranks, need)."""
@@ -661,6 +662,10 @@ def _suit_table(rules: Rules) -> _SuitTable:
         pens = (0, *(rules.face_value(Card(r, "S")) for r in range(1, 14)))
         table = _SUIT_TABLES[key] = _SuitTable(pens, rules.aces_high)
         table.fill_one_deck()
+        for counts in product(range(2), repeat=4):  # the cross-suit sets of one deck
+            for base in range(0, FIELD * 13, FIELD):
+                _hub_options(counts, base, False)
+                _hub_options(counts, base, True)
     return table
 
 
@@ -936,8 +941,7 @@ def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> 
 
 def _suit_melds_only(hand, table, suits, entries, value) -> Arrangement:
     """No wilds and no set across suits: each suit's own best melds."""
-    melding = [m if entry[0][0] < entry[2] else 0 for m, entry in zip(suits, entries, strict=True)]
-    return _no_wild_arrangement(hand, table, melding, (), value)
+    return _no_wild_arrangement(hand, table, suits, (), value)
 
 
 def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
@@ -951,7 +955,8 @@ def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
         rank = option[6] // FIELD + 1
         plans.append([s << 4 | rank for s in range(4) for _ in range(ks[s])])
     for s in range(4):
-        if suits[s]:
+        entry = table.entry(suits[s])
+        if entry[0][0] < entry[2]:  # this suit melds something
             plans.extend([s << 4 | r for r in ranks] for _, ranks, _ in table.plan(suits[s], 0))
     for i, keys in enumerate(plans):
         melds.append([None] * len(keys))

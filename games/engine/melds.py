@@ -725,7 +725,8 @@ _HUB_OPTIONS: dict[tuple, list[tuple]] = {}
 
 def _hub_options(counts: tuple[int, ...], base: int, with_wilds: bool) -> list[tuple]:
     """The cross-suit sets one rank's naturals can form (its counts per suit at bit `base`), as
-    (wilds needed, what each suit gives up as four ints, copies per suit, base); with_wilds False
+    (wilds needed, what each suit gives up as four ints, copies per suit, base, rank, naturals);
+    with_wilds False
     keeps only those needing none. With no cap on wilds two sets of one rank are never better
     than the two merged, so one set per rank (of any size) is enough; a cross-suit set has two
     naturals or more, so it needs one wild at most."""
@@ -736,7 +737,8 @@ def _hub_options(counts: tuple[int, ...], base: int, with_wilds: bool) -> list[t
         for ks in product(*(range(n + 1) for n in counts)):
             need = max(0, 3 - sum(ks))
             if sum(1 for k in ks if k) >= 2 and (with_wilds or not need):
-                options.append((need, *(k << base for k in ks), ks, base))
+                rank = base // FIELD + 1
+                options.append((need, *(k << base for k in ks), ks, base, rank, sum(ks)))
         options.sort()
         _HUB_OPTIONS[key] = options
     return options
@@ -789,17 +791,35 @@ def _combos(suits: list[int], budget: int):
 
 
 def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
-    """(least natural deadwood, (sets, suits left, wilds left for the suits)), given the value
-    without cross-suit sets; tries every choice of cross-suit sets that might beat it."""
+    """(least natural deadwood, (sets, suits left, wilds left for the suits)), given `value`,
+    the best without cross-suit sets; tries every choice of cross-suit sets that might beat it.
+    A choice taking naturals of penalty p and needing n wilds cannot beat (best without
+    cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
+    they cost. That bound skips many choices without looking at a suit."""
     best_value, best_plan = value, ((), suits, budget)
     hubs = _cross_sets(suits, budget) if best_value else ()
     if not hubs:
         return best_value, best_plan
+    cache, compute, pens = table.cache, table.compute, table.pens
+    rows = [(cache.get(m) or compute(m))[0] for m in suits]
+    if budget:
+        full = _conv(_conv(rows[0], rows[1], budget), _conv(rows[2], rows[3], budget), budget)
+    else:
+        full = (value,)
     cache, compute = table.cache, table.compute
     m0, m1, m2, m3 = suits
+    pairs: dict[tuple[int, int, int], tuple[int, ...]] = {}  # two suits' combined row, by masks
+
+    def pair(a: int, c: int, b: int) -> tuple[int, ...]:
+        row = pairs.get((a, c, b))
+        if row is None:
+            ra = (cache.get(a) or compute(a))[0]
+            rc = (cache.get(c) or compute(c))[0]
+            row = pairs[(a, c, b)] = _conv(ra, rc, b)
+        return row
+
     for combo in product(*([None, *options] for options in hubs)):
-        need = l0 = l1 = l2 = l3 = 0
-        left = None
+        need = l0 = l1 = l2 = l3 = gain = 0
         for option in combo:
             if option is not None:
                 need += option[0]
@@ -807,25 +827,23 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
                 l1 += option[2]
                 l2 += option[3]
                 l3 += option[4]
-                left = True
-        if left is None or need > budget:
+                gain += pens[option[7]] * option[8]
+        if not (l0 or l1 or l2 or l3) or need > budget:
             continue
         b = budget - need
-        left = [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
-        r0 = (cache.get(left[0]) or compute(left[0]))[0]
-        r1 = (cache.get(left[1]) or compute(left[1]))[0]
-        r2 = (cache.get(left[2]) or compute(left[2]))[0]
-        r3 = (cache.get(left[3]) or compute(left[3]))[0]
-        bound = 0
-        for row in (r0, r1, r2, r3):
-            if b < len(row):
-                bound += row[b]
-        if bound >= best_value:
+        if (full[b] if b < len(full) else 0) - gain >= best_value:
             continue
-        value = _combine((r0, r1, r2, r3), b)
+        if b:
+            value = _point(pair(m0 - l0, m1 - l1, b), pair(m2 - l2, m3 - l3, b), b)
+        else:
+            value = pair(m0 - l0, m1 - l1, 0)[0] + pair(m2 - l2, m3 - l3, 0)[0]
         if value < best_value:
             best_value = value
-            best_plan = (tuple(o for o in combo if o is not None), left, b)
+            best_plan = (
+                tuple(o for o in combo if o is not None),
+                [m0 - l0, m1 - l1, m2 - l2, m3 - l3],
+                b,
+            )
             if not value:
                 break
     return best_value, best_plan

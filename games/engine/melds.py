@@ -712,14 +712,6 @@ def _point(a: tuple[int, ...], c: tuple[int, ...], budget: int) -> int:
     return best
 
 
-def _combine(rows: Sequence[tuple[int, ...]], budget: int) -> int:
-    """The least total of four suit rows when their melds may need `budget` wilds in all."""
-    r0, r1, r2, r3 = rows
-    if not budget:
-        return r0[0] + r1[0] + r2[0] + r3[0]
-    return _point(_conv(r0, r1, budget), _conv(r2, r3, budget), budget)
-
-
 _HUB_OPTIONS: dict[tuple, list[tuple]] = {}
 
 
@@ -790,22 +782,24 @@ def _combos(suits: list[int], budget: int):
             yield need, sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
 
 
-def _fast_best(table: _SuitTable, suits: list[int], budget: int, value: int):
-    """(least natural deadwood, (sets, suits left, wilds left for the suits)), given `value`,
-    the best without cross-suit sets; tries every choice of cross-suit sets that might beat it.
+def _fast_best(table: _SuitTable, suits: list[int], budget: int):
+    """(least natural deadwood, (sets, suits left, wilds left for the suits)): the best without
+    cross-suit sets, then every choice of cross-suit sets that might beat it.
     A choice taking naturals of penalty p and needing n wilds cannot beat (best without
     cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
     they cost. That bound skips many choices without looking at a suit."""
+    cache, compute, pens = table.cache, table.compute, table.pens
+    r0, r1, r2, r3 = ((cache.get(m) or compute(m))[0] for m in suits)
+    if budget:
+        full = _conv(_conv(r0, r1, budget), _conv(r2, r3, budget), budget)
+        value = full[budget] if budget < len(full) else 0
+    else:
+        value = r0[0] + r1[0] + r2[0] + r3[0]
+        full = (value,)
     best_value, best_plan = value, ((), suits, budget)
     hubs = _cross_sets(suits, budget) if best_value else ()
     if not hubs:
         return best_value, best_plan
-    cache, compute, pens = table.cache, table.compute, table.pens
-    rows = [(cache.get(m) or compute(m))[0] for m in suits]
-    if budget:
-        full = _conv(_conv(rows[0], rows[1], budget), _conv(rows[2], rows[3], budget), budget)
-    else:
-        full = (value,)
     cache, compute = table.cache, table.compute
     m0, m1, m2, m3 = suits
     pairs: dict[tuple[int, int, int], tuple[int, ...]] = {}  # two suits' combined row, by masks
@@ -860,7 +854,7 @@ def _split_two(a: tuple[int, ...], b: tuple[int, ...], budget: int, target: int)
 
 def _split_budget(rows: list[tuple[int, ...]], budget: int, value: int) -> list[int]:
     """How many wilds each of four suits' melds may need, reaching the combined `value`
-    (pairwise, as `_combine` combined them)."""
+    (pairwise, as `_fast_best` combined them)."""
     if not budget:
         return [0, 0, 0, 0]
     r0, r1, r2, r3 = rows
@@ -951,15 +945,10 @@ def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> 
             value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
             if value == total:
                 return _arrangement([], list(hand), total)
-            return _suit_melds_only(hand, table, suits, (e0, e1, e2, e3), value)
+            return _no_wild_arrangement(hand, table, suits, (), value)
     return _FastHand(
         hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total
     ).arrangement()
-
-
-def _suit_melds_only(hand, table, suits, entries, value) -> Arrangement:
-    """No wilds and no set across suits: each suit's own best melds."""
-    return _no_wild_arrangement(hand, table, suits, (), value)
 
 
 def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
@@ -1011,20 +1000,14 @@ class _FastHand:
 
     def arrangement(self) -> Arrangement:
         wilds = self.wilds
-        budget = len(wilds)
-        e0, e1, e2, e3 = self.entries
         total = self.nat_total
-        if budget:
-            value = _combine([e0[0], e1[0], e2[0], e3[0]], budget)
-        else:
-            value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
-        value, plan = _fast_best(self.table, self.suits, budget, value)
+        value, plan = _fast_best(self.table, self.suits, len(wilds))
         if value >= total:
             return self._no_meld()
         sets, left, budget = plan
         if not wilds:
             return _no_wild_arrangement(self.hand, self.table, left, sets, value)
-        # each meld as (kind, naturals' ranks, suit or None for a cross-suit set, wilds needed)
+        # each meld as [kind, its naturals' ranks, their keys (suit << 4 | rank), wilds needed]
         specs: list[list] = []
         for option in sets:
             need, ks = option[0], option[5]

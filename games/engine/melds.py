@@ -809,7 +809,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int):
         if row is None:
             ra = (cache.get(a) or compute(a))[0]
             rc = (cache.get(c) or compute(c))[0]
-            row = pairs[(a, c, b)] = _conv(ra, rc, b)
+            row = pairs[(a, c, b)] = _conv(ra, rc, b) if b else (ra[0] + rc[0],)
         return row
 
     for combo in product(*([None, *options] for options in hubs)):

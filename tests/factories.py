@@ -46,7 +46,9 @@ def play_one(game, users_by_seat, choose=lambda actions: actions[0]):
     action = choose(legal_actions(game)).to_dict()
     user = users_by_seat[action["seat"]]
     if action["type"] == "draw":
-        services.move_draw(game_id=game.pk, user=user, version=game.version, source=action["source"])
+        services.move_draw(
+            game_id=game.pk, user=user, version=game.version, source=action["source"]
+        )
     elif action["type"] == "discard":
         services.move_discard(game_id=game.pk, user=user, version=game.version, card=action["card"])
     else:

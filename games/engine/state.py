@@ -271,7 +271,6 @@ class MoveRecord:
         }
 
 
-
 def redact_record(record: Mapping, viewer_seat: int | None) -> dict:
     """A stored record (MoveRecord.to_dict) as `viewer_seat` may see it."""
     hidden = record["type"] == "draw" and record["source"] == "stock"

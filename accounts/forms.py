@@ -2,7 +2,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from .models import User
+from .models import Preferences, User
 
 
 class SignupForm(UserCreationForm):
@@ -14,3 +14,21 @@ class SignupForm(UserCreationForm):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "display_name", "email")
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = Preferences
+        fields = ("turn_mail", "turn_mail_while_watching", "reminders", "invitations", "game_over")
+        widgets = {"turn_mail": forms.RadioSelect}
+
+
+class VacationForm(forms.Form):
+    first_day = forms.DateField(
+        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    last_day = forms.DateField(
+        label=_("Last day"),
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text=_("Whole days, midnight to midnight UTC."),
+    )

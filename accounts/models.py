@@ -30,3 +30,70 @@ class User(AbstractUser):
     @property
     def name(self) -> str:
         return self.display_name or self.username
+
+
+VACATION_DAYS_PER_YEAR = 14
+
+
+class Preferences(models.Model):
+    """What mail a player wants, and their vacation bank. No row means the defaults."""
+
+    class TurnMail(models.TextChoices):
+        EACH = "each", _("An email each time it is my turn")
+        DIGEST = "digest", _("One daily digest of the games waiting on me")
+        OFF = "off", _("No email about my turns")
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, related_name="preferences")
+    turn_mail = models.CharField(
+        _("your turn"), max_length=8, choices=TurnMail.choices, default=TurnMail.EACH
+    )
+    turn_mail_while_watching = models.BooleanField(
+        _("even while I have the table open"),
+        default=False,
+        help_text=_("Otherwise no 'your turn' email while you are looking at that table."),
+    )
+    reminders = models.BooleanField(
+        _("deadline reminders"),
+        default=True,
+        help_text=_("When your time for a move is running out."),
+    )
+    invitations = models.BooleanField(_("invitations to games"), default=True)
+    game_over = models.BooleanField(_("game-over summaries with the scoresheet"), default=True)
+    vacation_days_per_year = models.PositiveSmallIntegerField(
+        _("vacation days per year"), default=VACATION_DAYS_PER_YEAR
+    )
+
+    class Meta:
+        verbose_name_plural = _("preferences")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(turn_mail__in=["each", "digest", "off"]),
+                name="preferences_turn_mail_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Preferences of {self.user_id}"
+
+
+class Vacation(models.Model):
+    """Time off: the player's clocks stand still from starts_at to ends_at. Booked as whole days
+    (UTC midnight to midnight); ending it early moves ends_at to that moment."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    starts_at = models.DateTimeField()
+    ends_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["starts_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_at__gt=models.F("starts_at")),
+                name="vacation_ends_after_it_starts",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "ends_at"])]
+
+    def __str__(self) -> str:
+        return f"Vacation of {self.user_id}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"

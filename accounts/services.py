@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext as _
 
-from .models import User
+from .models import Preferences, User
 
 # The bot accounts every installation has; the engine's bot registry plays them.
 BOT_ACCOUNTS = {
@@ -33,3 +33,21 @@ def user_signup(*, username: str, password: str, email: str = "", display_name: 
     return User.objects.create_user(
         username=username, password=password, email=email, display_name=display_name
     )
+
+
+PREFERENCE_FIELDS = (
+    "turn_mail",
+    "turn_mail_while_watching",
+    "reminders",
+    "invitations",
+    "game_over",
+)
+
+
+def preferences_update(*, user: User, **changes) -> Preferences:
+    """Change some of the player's mail preferences (the others keep their values)."""
+    unknown = set(changes) - set(PREFERENCE_FIELDS)
+    if unknown:
+        raise ValueError(f"Not a preference: {', '.join(sorted(unknown))}")
+    preferences, _created = Preferences.objects.update_or_create(user=user, defaults=changes)
+    return preferences

@@ -7,4 +7,6 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
+    path("notifications/", views.notification_preferences, name="notification_preferences"),
+    path("vacation/", views.vacation, name="vacation"),
 ]

@@ -2,7 +2,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .engine import BOTS, Rules
-from .models import TIME_PER_MOVE_DAYS
+from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
 
 TIME_CHOICES = [("", _("No time limit"))] + [
     (str(d), _("%(n)d days per move") % {"n": d} if d > 1 else _("1 day per move"))
@@ -57,6 +57,16 @@ class GameCreateForm(forms.Form):
         initial="3",
         help_text=_("A player who runs out of time has a bot play for them until they are back."),
     )
+    max_timeouts = forms.TypedChoiceField(
+        label=_("Timeouts before a player is dropped"),
+        choices=[(n, str(n)) for n in range(1, MAX_TIMEOUTS_LIMIT + 1)],
+        coerce=int,
+        initial=3,
+        required=False,
+        empty_value=3,
+        help_text=_("Every time per move a player stays away counts one timeout; at this many "
+                    "they lose their seat, and a bot keeps it."),
+    )  # fmt: skip
     bots = forms.ChoiceField(label=_("Empty seats"), choices=BOT_CHOICES, required=False)
     is_public = forms.BooleanField(
         label=_("List in the lobby"),

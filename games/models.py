@@ -6,9 +6,12 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 TIME_PER_MOVE_DAYS = (1, 2, 3, 5, 7, 14)
+# Consecutive timeouts after which a player is dropped: 1 to this many, per game.
+MAX_TIMEOUTS_LIMIT = 10
 
 
 def new_invite_code() -> str:
@@ -43,6 +46,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0, help_text="Moves applied so far.")
     to_move_seat = models.SmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_version = models.PositiveIntegerField(
+        default=0, help_text="The version at which the current turn began: names the turn."
+    )
     deadline = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -80,6 +86,10 @@ class Game(models.Model):
                 | Q(to_move_seat__gte=0, to_move_seat__lt=F("seat_count")),
                 name="game_to_move_is_a_seat",
             ),
+            models.CheckConstraint(
+                condition=Q(max_timeouts__gte=1, max_timeouts__lte=MAX_TIMEOUTS_LIMIT),
+                name="game_max_timeouts_allowed",
+            ),
         ]
         indexes = [
             models.Index(fields=["status", "deadline"]),
@@ -105,6 +115,15 @@ class Seat(models.Model):
     resigned = models.BooleanField(default=False)
     autopilot = models.BooleanField(default=False, help_text="A bot plays a timed-out seat.")
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # When the first of the current run of timeouts ran out; each further time per move on
+    # autopilot counts one more (games.deadlines).
+    autopilot_since = models.DateTimeField(null=True, blank=True)
+    dropped = models.BooleanField(
+        default=False, help_text="Dropped after too many timeouts: resigned, a bot keeps the seat."
+    )
+    # The last time the player had this table open and visible (throttled): no 'your turn' mail
+    # to someone who is looking.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
 
@@ -120,6 +139,9 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(final_rank__isnull=True) | Q(final_rank__gte=1),
                 name="seat_rank_from_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(dropped=False) | Q(resigned=True), name="seat_dropped_is_resigned"
             ),
         ]
 
@@ -189,3 +211,83 @@ class Heartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class Notification(models.Model):
+    """One email the site decided to send, recorded before it is sent (an outbox). The unique
+    constraints make each one happen once: a 'your turn' mail per turn, a reminder per turn per
+    threshold, an invitation per game, a game-over summary per game, a digest per day."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", _("Your turn")
+        REMINDER = "reminder", _("Deadline reminder")
+        INVITATION = "invitation", _("Invitation")
+        GAME_OVER = "game_over", _("Game over")
+        DIGEST = "digest", _("Daily digest")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("To send")
+        SENT = "sent", _("Sent")
+        SKIPPED = "skipped", _("Not sent")
+        FAILED = "failed", _("Failed")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
+    )
+    turn = models.PositiveIntegerField(default=0, help_text="Game.turn_version of the turn.")
+    threshold = models.PositiveSmallIntegerField(
+        default=0, help_text="Reminders: the percent of the time per move used."
+    )
+    day = models.DateField(null=True, blank=True, help_text="Digests: the day.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    reason = models.CharField(max_length=40, blank=True, help_text="Why it was not sent.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    enqueued_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "game", "turn", "threshold"],
+                condition=Q(game__isnull=False),
+                name="notification_once_per_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "day"],
+                condition=Q(game__isnull=True),
+                name="notification_once_per_day",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    kind__in=["your_turn", "reminder", "invitation", "game_over", "digest"]
+                ),
+                name="notification_kind_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "sent", "skipped", "failed"]),
+                name="notification_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="digest", game__isnull=True, day__isnull=False)
+                | ~Q(kind="digest") & Q(game__isnull=False, day__isnull=True),
+                name="notification_digest_has_a_day_others_a_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="reminder", threshold__gt=0, threshold__lt=100)
+                | ~Q(kind="reminder") & Q(threshold=0),
+                name="notification_threshold_iff_reminder",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="sent", sent_at__isnull=False)
+                | ~Q(status="sent") & Q(sent_at__isnull=True),
+                name="notification_sent_at_iff_sent",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "enqueued_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user_id} ({self.status})"

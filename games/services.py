@@ -5,7 +5,6 @@ transaction; tasks are enqueued on commit."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -16,7 +15,7 @@ from accounts.models import User
 
 from .engine import Action, Discard, Draw, GameState, GoOut, RuleError, Rules, parse_card
 from .engine.cards import Card
-from .models import TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
+from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
 
 
 class GameError(Exception):
@@ -72,6 +71,7 @@ def game_create(
     time_per_move_days: int | None = None,
     is_public: bool = True,
     bot_kind: str | None = None,
+    max_timeouts: int = 3,
 ) -> Game:
     """A new game with its creator in seat 0; `bot_kind` fills every other seat with that bot."""
     try:
@@ -80,12 +80,15 @@ def game_create(
         raise GameError(_("A game has 2 to 8 players.")) from None
     if time_per_move_days is not None and time_per_move_days not in TIME_PER_MOVE_DAYS:
         raise GameError(_("Choose a time per move from the list."))
+    if not 1 <= max_timeouts <= MAX_TIMEOUTS_LIMIT:
+        raise GameError(_("Choose how many timeouts a player may have from the list."))
     game = Game.objects.create(
         created_by=creator,
         rules=rules.to_dict(),
         seat_count=seat_count,
         time_per_move_days=time_per_move_days,
         is_public=is_public,
+        max_timeouts=max_timeouts,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     if bot_kind:
@@ -324,12 +327,11 @@ def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> No
     game.version = state.action_count
     game.to_move_seat = state.to_move
     if turn_changed:
+        from .deadlines import turn_deadline  # the clock stops while the player is on vacation
+
         game.turn_started_at = now if state.to_move is not None else None
-        game.deadline = (
-            now + timedelta(days=game.time_per_move_days)
-            if game.time_per_move_days and state.to_move is not None
-            else None
-        )
+        game.turn_version = game.version
+        game.deadline = turn_deadline(game=game, seat_index=state.to_move, start=now)
 
 
 def _record_round(game: Game, state: GameState) -> None:
@@ -368,10 +370,14 @@ def _finish(game: Game, state: GameState, *, now) -> None:
         seat.final_rank = previous.final_rank if same else position + 1
         seat.final_total = state.totals[seat.index]
     Seat.objects.bulk_update(seats, ["final_rank", "final_total"])
+    from .notifications import game_over_queue
+
+    game_over_queue(game=game)  # sent after the commit
 
 
 def _after_commit(game: Game) -> None:
-    """Queue what happens next outside the request: a bot's turn."""
+    """Queue what happens next outside the request: a bot's turn, or a person's 'your turn'
+    mail when their turn has just begun."""
     if game.status != Game.Status.ACTIVE or game.to_move_seat is None:
         return
     seat = game.seats.select_related("user").get(index=game.to_move_seat)
@@ -381,6 +387,10 @@ def _after_commit(game: Game) -> None:
         bot_move.apply_async_on_commit(
             (game.pk, game.version), countdown=settings.BOT_MOVE_DELAY_SECONDS
         )
+    elif game.turn_version == game.version:
+        from .notifications import your_turn_queue
+
+        your_turn_queue(game=game, seat=seat)
 
 
 # -- other writes ----------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from . import services
+from . import deadlines, notifications, services
 
 
 @shared_task
@@ -14,3 +14,32 @@ def heartbeat(name: str = "worker") -> None:
 def bot_move(game_id: int, version: int) -> bool:
     """Play the bot's turn if the game is still where it was when the task was queued."""
     return services.bot_play_turn(game_id=game_id, version=version)
+
+
+@shared_task
+def deadlines_sweep() -> dict:
+    """Overdue turns, autopilot, drops, reminders, lost tasks (beat, every minute)."""
+    return deadlines.sweep().as_dict()
+
+
+@shared_task
+def digests_send() -> int:
+    """Today's digests, for those who chose one and have a game waiting (beat)."""
+    return notifications.digests_queue()
+
+
+@shared_task(bind=True, max_retries=8)
+def send_notification(self, notification_id: int) -> str:
+    """Send one recorded email, retrying with backoff while the mail server fails; a no-op once
+    it is sent or no longer wanted."""
+    try:
+        return notifications.notification_send(notification_id=notification_id)
+    except notifications.MAIL_ERRORS as error:
+        if self.request.retries >= self.max_retries:
+            notifications.notification_mark_failed(
+                notification_id=notification_id, reason=type(error).__name__
+            )
+            raise
+        raise self.retry(
+            exc=error, countdown=notifications.retry_delay(self.request.retries)
+        ) from error

@@ -62,6 +62,7 @@ def game_new(request):
                     rules=form.rules(),
                     seat_count=data["seat_count"],
                     time_per_move_days=data["time_per_move_days"],
+                    max_timeouts=data["max_timeouts"],
                     is_public=data["is_public"],
                     bot_kind=data["bots"],
                 )

@@ -186,7 +186,25 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 30.0},
+    # Overdue turns, autopilot, drops, reminders, stalled bots, mail not yet sent. Each run is
+    # idempotent and catches up on whatever it missed; a run older than its period is dropped.
+    "deadlines-sweep": {
+        "task": "games.tasks.deadlines_sweep",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
+    "digests": {"task": "games.tasks.digests_send", "schedule": 900.0, "options": {"expires": 850}},
 }
+
+# Asynchronous turns (games.deadlines, games.notifications).
+# Reminders go out when these fractions of a player's time per move have run (once each per turn).
+REMINDER_FRACTIONS = tuple(float(f) for f in env_list("REMINDER_FRACTIONS", "0.5,0.9"))
+# The daily digest goes out at this hour (UTC) or the first sweep after it.
+DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
+# A player seen at the table this recently gets no 'your turn' mail (the table polls every 5 s
+# while visible); the mail waits this long first, so a player looking at the table is seen.
+PRESENCE_SECONDS = 30
+YOUR_TURN_MAIL_DELAY_SECONDS = float(os.environ.get("YOUR_TURN_MAIL_DELAY_SECONDS", "15"))
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,86 @@
+"""Views for what happens between visits: the one-click unsubscribe from an email, email previews
+in the browser, inviting a player by email, and coming back from autopilot."""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.csp import CSP
+from django.utils.translation import gettext as _
+from django.views.decorators.csp import csp_override
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from . import deadlines, notifications
+from .models import Notification
+from .services import GameError
+
+
+@csrf_exempt  # mail clients POST here without a session (RFC 8058); the signed token is the proof
+def unsubscribe(request, token):
+    """GET: a page with one button (link scanners fetch GETs, so GET never changes anything).
+    POST: that button, or a mail client's List-Unsubscribe-Post one-click."""
+    found = notifications.unsubscribe_read(token)
+    if found is None:
+        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=404)
+    user, topic = found
+    context = {"token": token, "person": user, "topic": notifications.topic_label(topic)}
+    if request.method == "POST":
+        notifications.unsubscribe(token=token)
+        context["done"] = True
+    return render(request, "accounts/unsubscribe.html", context)
+
+
+def _may_preview(request) -> None:
+    if not (settings.DEBUG or (request.user.is_authenticated and request.user.is_staff)):
+        raise Http404(_("There is no such page."))
+
+
+@login_required
+def mail_preview_index(request):
+    _may_preview(request)
+    return render(request, "emails/preview_index.html", {"kinds": Notification.Kind.choices})
+
+
+# The HTML of an email styles itself inline, as mail clients need; allow that on this page only.
+@csp_override({**settings.SECURE_CSP, "style-src": [CSP.SELF, CSP.UNSAFE_INLINE]})
+@login_required
+def mail_preview(request, kind):
+    """One kind of email, rendered from its templates with made-up data: HTML, or ?format=text."""
+    _may_preview(request)
+    if kind not in Notification.Kind.values:
+        raise Http404(_("There is no such kind of email."))
+    context = notifications.sample_context(kind, request.user)
+    subject, text, html = notifications.render_email(kind, context)
+    if request.GET.get("format") == "text":
+        body = f"Subject: {subject}\n\n{text}"
+        return HttpResponse(body, content_type="text/plain; charset=utf-8")
+    return HttpResponse(html)
+
+
+@require_POST
+@login_required
+def game_invite(request, game_id):
+    try:
+        who = request.POST.get("who", "")
+        notifications.game_invite(game_id=game_id, user=request.user, who=who)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request, _("If they play here and want invitations, they will have one by email.")
+        )
+    return redirect("game", game_id=game_id)
+
+
+@require_POST
+@login_required
+def seat_resume(request, game_id):
+    try:
+        deadlines.seat_resume(game_id=game_id, user=request.user)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Welcome back: the seat is yours again."))
+    return redirect("game", game_id=game_id)

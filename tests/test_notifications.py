@@ -1,0 +1,377 @@
+"""Email: what is recorded, what is sent (once), to whom, what it says, and the one-click
+unsubscribe. The worker's part is played by calling the send service or task directly."""
+
+import re
+import smtplib
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core import mail
+from django.core.mail.backends.locmem import EmailBackend
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Preferences
+from accounts.selectors import preferences_of
+from accounts.services import preferences_update
+from games import notifications, services, tasks
+from games.engine import GameState, Rules
+from games.models import Game, Notification, Seat
+from games.services import GameError
+from tests.factories import UserFactory, play_one, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def two_people(**options):
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users, **options)
+    return game, users
+
+
+def seat_to_move(game) -> Seat:
+    game.refresh_from_db()
+    return game.seats.select_related("user").get(index=game.to_move_seat)
+
+
+def send_all(kind=None) -> list[str]:
+    rows = Notification.objects.filter(status="pending")
+    if kind:
+        rows = rows.filter(kind=kind)
+    return [
+        notifications.notification_send(notification_id=pk)
+        for pk in rows.values_list("pk", flat=True)
+    ]
+
+
+def play_turn(game):
+    users = {s.index: s.user for s in game.seats.select_related("user")}
+    play_one(game, users)
+    play_one(game, users)
+
+
+def html_of(message) -> str:
+    return next(body for body, mimetype in message.alternatives if mimetype == "text/html")
+
+
+def links_in(text: str) -> list[str]:
+    return re.findall(r"https?://[^\s\"<>]+", text)
+
+
+def local(url: str) -> str:
+    return url.removeprefix("http://127.0.0.1:8000")
+
+
+# -- 'your turn' -----------------------------------------------------------------------------
+
+
+def test_your_turn_is_recorded_when_a_persons_turn_begins_and_sent_once():
+    game, _users = two_people()
+    first = seat_to_move(game)
+    row = Notification.objects.get(kind="your_turn")
+    assert (row.user, row.game, row.turn, row.status) == (first.user, game, 0, "pending")
+    assert send_all() == ["sent"]
+    assert notifications.notification_send(notification_id=row.pk) == "done"
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == [first.user.email]
+    play_one(game, {first.index: first.user})  # drawing does not start a new turn
+    assert Notification.objects.filter(kind="your_turn").count() == 1
+    play_one(game, {first.index: first.user})
+    second = seat_to_move(game)
+    assert list(
+        Notification.objects.filter(kind="your_turn", status="pending").values_list("user", "turn")
+    ) == [(second.user_id, 2)]
+
+
+def test_the_your_turn_email_shows_the_players_own_table_and_links_back():
+    game, _users = two_people(time_per_move_days=3)
+    seat = seat_to_move(game)
+    send_all()
+    message = mail.outbox[0]
+    assert message.subject == f"Your turn in game #{game.pk}"
+    html, text = html_of(message), message.body
+    state = GameState.from_dict(game.state)
+    mine = {notifications.selectors.card_info(c).label for c in state.hands[seat.index]}
+    theirs = {notifications.selectors.card_info(c).label for c in state.hands[1 - seat.index]}
+    hand_line = next(line for line in text.splitlines() if line.startswith("Your hand"))
+    assert set(hand_line.split(": ")[1].split()) == mine
+    for label in theirs:  # one deck: no card of theirs can be shown as one of mine
+        assert label not in text and label not in html
+    assert "Round 1 of 11" in text and "3s are wild" in text and "due by" in text
+    play_url = f"http://127.0.0.1:8000/games/{game.pk}/"
+    assert play_url in text and f'href="{play_url}"' in html
+
+
+def test_no_your_turn_mail_to_someone_watching_the_table_unless_they_asked_for_it(client):
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    client.force_login(seat.user)
+    poll = reverse("game_table", kwargs={"game_id": game.pk}) + f"?v={game.version}"
+    assert client.get(poll).status_code == 204
+    seat.refresh_from_db()
+    assert seat.last_seen_at is not None
+    assert send_all() == ["watching"]
+    assert not mail.outbox
+    # Asking for it anyway: the next turn's mail goes out though they are looking.
+    play_turn(game)
+    other = seat_to_move(game)
+    preferences_update(user=other.user, turn_mail_while_watching=True)
+    Seat.objects.filter(pk=other.pk).update(last_seen_at=timezone.now())
+    assert send_all() == ["sent"]
+
+
+def test_presence_is_written_at_most_every_ten_seconds():
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    now = timezone.now()
+    notifications.seat_record_presence(seat=seat, now=now)
+    notifications.seat_record_presence(seat=seat, now=now + timedelta(seconds=5))
+    seat.refresh_from_db()
+    assert seat.last_seen_at == now
+    notifications.seat_record_presence(seat=seat, now=now + timedelta(seconds=11))
+    seat.refresh_from_db()
+    assert seat.last_seen_at == now + timedelta(seconds=11)
+    # Seen 31 s ago is not watching any more.
+    assert not notifications.is_watching(seat, now + timedelta(seconds=42))
+
+
+def test_a_your_turn_mail_is_not_sent_once_the_player_has_moved():
+    game, _users = two_people()
+    play_turn(game)
+    assert send_all() == ["moved_on", "sent"]
+
+
+def test_your_turn_follows_the_preference_and_needs_an_address():
+    host, guest = UserFactory(), UserFactory(email="")
+    preferences_update(user=host, turn_mail=Preferences.TurnMail.DIGEST)
+    started_game([host, guest])
+    assert not Notification.objects.exists()
+
+
+def test_no_mail_for_a_bot_and_the_bot_move_is_queued_instead():
+    human = UserFactory()
+    game = started_game([human], seat_count=2, bots="easy")
+    rows = Notification.objects.filter(kind="your_turn")
+    assert list(rows.values_list("user", flat=True)) == (
+        [human.pk] if seat_to_move(game).user == human else []
+    )
+
+
+# -- sending: retries, headers, unsubscribe --------------------------------------------------
+
+
+class FlakyBackend(EmailBackend):
+    """A mail server that fails the first `failures` times (SMTP lies outside the machine)."""
+
+    failures = 0
+
+    def send_messages(self, messages):
+        if FlakyBackend.failures > 0:
+            FlakyBackend.failures -= 1
+            raise smtplib.SMTPServerDisconnected("try later")
+        return super().send_messages(messages)
+
+
+@pytest.fixture
+def flaky_mail(settings):
+    settings.MAILERS = {"default": {"BACKEND": f"{__name__}.FlakyBackend"}}
+    return FlakyBackend
+
+
+def test_the_send_task_retries_with_backoff_until_the_server_takes_the_mail(flaky_mail):
+    two_people()
+    row = Notification.objects.get()
+    flaky_mail.failures = 2
+    result = tasks.send_notification.apply(args=(row.pk,))
+    assert result.get() == "sent"
+    row.refresh_from_db()
+    assert row.status == "sent" and len(mail.outbox) == 1
+    delays = [notifications.retry_delay(n) for n in range(10)]
+    assert delays[0] < delays[3] < delays[9] <= 3600 * 1.2
+
+
+def test_a_mail_the_server_never_takes_is_marked_failed(flaky_mail):
+    two_people()
+    row = Notification.objects.get()
+    flaky_mail.failures = 100
+    result = tasks.send_notification.apply(args=(row.pk,))
+    assert isinstance(result.result, smtplib.SMTPServerDisconnected)
+    row.refresh_from_db()
+    assert (row.status, row.reason) == ("failed", "SMTPServerDisconnected")
+    assert not mail.outbox
+
+
+def test_every_mail_has_list_unsubscribe_headers_whose_one_click_post_works(client):
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    send_all()
+    message = mail.outbox[0]
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    url = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert url in message.body and url in html_of(message)
+    # A GET (a link scanner, say) changes nothing.
+    page = client.get(local(url))
+    assert page.status_code == 200 and "emails about your turns" in page.content.decode()
+    assert preferences_of(seat.user).turn_mail == "each"
+    # The mail client's one-click POST: no session, no CSRF token.
+    client.logout()
+    client.handler.enforce_csrf_checks = True
+    response = client.post(
+        local(url), "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 200
+    assert preferences_of(seat.user).turn_mail == "off"
+    # And the next turn of theirs brings no mail.
+    play_turn(game)
+    play_turn(game)
+    assert not Notification.objects.filter(user=seat.user, turn__gt=0).exists()
+
+
+def test_a_tampered_or_foreign_unsubscribe_token_does_nothing(client):
+    user = UserFactory()
+    token = notifications.unsubscribe_token(user, "reminders")
+    tampered = reverse("unsubscribe", kwargs={"token": token[:-2] + "xx"})
+    assert client.get(tampered).status_code == 404
+    assert client.post(reverse("unsubscribe", kwargs={"token": "junk"})).status_code == 404
+    with pytest.raises(GameError):
+        notifications.unsubscribe(token=token.replace(":", ";"))
+    assert preferences_of(user).reminders is True
+    notifications.unsubscribe(token=token)
+    assert preferences_of(user).reminders is False
+
+
+def test_the_preferences_page_saves_each_kind(client):
+    user = UserFactory()
+    client.force_login(user)
+    assert client.get(reverse("notification_preferences")).status_code == 200
+    response = client.post(
+        reverse("notification_preferences"),
+        {"turn_mail": "digest", "reminders": "on", "game_over": "on"},
+    )
+    assert response.status_code == 302
+    saved = preferences_of(user)
+    assert (saved.turn_mail, saved.reminders, saved.invitations, saved.game_over) == (
+        "digest",
+        True,
+        False,
+        True,
+    )
+    bad = client.post(reverse("notification_preferences"), {"turn_mail": "hourly"})
+    assert bad.status_code == 400
+
+
+def test_a_pending_mail_whose_task_was_lost_is_queued_again_once_in_a_while():
+    two_people()
+    row = Notification.objects.get()
+    later = timezone.now() + timedelta(minutes=11)
+    assert notifications.notifications_requeue_stale(now=later) == 1
+    assert notifications.notifications_requeue_stale(now=later) == 0
+    row.refresh_from_db()
+    assert row.enqueued_at == later
+
+
+# -- invitations, game over, digest ----------------------------------------------------------
+
+
+def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_game(client):
+    host, friend = UserFactory(), UserFactory(username="Friend")
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3, time_per_move_days=2)
+    client.force_login(host)
+    response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": "friend"})
+    assert response.status_code == 302
+    assert notifications.game_invite(game_id=game.pk, user=host, who=friend.email) is None
+    assert notifications.game_invite(game_id=game.pk, user=host, who="nobody@example.com") is None
+    assert Notification.objects.filter(kind="invitation").count() == 1
+    send_all()
+    message = mail.outbox[0]
+    assert message.to == [friend.email] and host.name in message.subject
+    assert "2 days per move" in message.body
+    join = next(link for link in links_in(message.body) if "/invite/" in link)
+    client.force_login(friend)
+    page = client.get(local(join), follow=True)
+    assert page.status_code == 200 and "Take a seat" in page.content.decode()
+    services.game_join(game_id=game.pk, user=friend)
+    with pytest.raises(GameError, match="creator"):
+        notifications.game_invite(game_id=game.pk, user=friend, who=host.username)
+
+
+def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not_sent():
+    host, guest, shy = UserFactory(), UserFactory(), UserFactory()
+    preferences_update(user=shy, invitations=False)
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3)
+    services.game_join(game_id=game.pk, user=guest)
+    assert notifications.game_invite(game_id=game.pk, user=host, who=guest.username) is None
+    assert notifications.game_invite(game_id=game.pk, user=host, who=shy.username) is None
+    assert not Notification.objects.exists()
+
+
+def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
+    game, users = two_people()
+    loser = seat_to_move(game).user
+    Notification.objects.all().delete()
+    services.game_resign(game_id=game.pk, user=loser)
+    rows = Notification.objects.filter(kind="game_over")
+    assert sorted(rows.values_list("user", flat=True)) == sorted(u.pk for u in users)
+    send_all()
+    assert len(mail.outbox) == 2
+    winner = next(u for u in users if u != loser)
+    to_winner = next(m for m in mail.outbox if m.to == [winner.email])
+    assert f"{winner.name} won" in to_winner.subject
+    assert "you came 1st" in to_winner.body and "Scoresheet" in to_winner.body
+    assert "(resigned)" in to_winner.body
+    assert f"/games/{game.pk}/replay/" in html_of(to_winner)
+
+
+def test_a_daily_digest_replaces_per_turn_mail_and_goes_out_once_a_day(settings):
+    settings.DIGEST_HOUR = 7
+    player = UserFactory()
+    preferences_update(user=player, turn_mail="digest")
+    games = [started_game([player, UserFactory()]) for _ in range(3)]
+    assert not Notification.objects.filter(user=player, kind="your_turn").exists()
+    waiting = [g for g in games if seat_to_move(g).user == player]
+    for game in games:
+        if game not in waiting:
+            play_turn(game)
+    morning = datetime.now(UTC).replace(hour=6, minute=59)
+    assert notifications.digests_queue(now=morning) == 0
+    assert notifications.digests_queue(now=morning + timedelta(minutes=2)) == 1
+    assert notifications.digests_queue(now=morning + timedelta(hours=5)) == 0
+    send_all("digest")
+    digest = next(m for m in mail.outbox if m.to == [player.email])
+    assert digest.subject == "3 games are waiting for your move"
+    for game in games:
+        assert f"/games/{game.pk}/" in digest.body
+    assert notifications.digests_queue(now=morning + timedelta(days=1, minutes=2)) == 1
+
+
+# -- previews --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", Notification.Kind.values)
+def test_each_email_renders_as_a_preview_in_the_browser_for_staff(client, kind):
+    staff = UserFactory(is_staff=True)
+    client.force_login(staff)
+    html = client.get(reverse("mail_preview", kwargs={"kind": kind}))
+    assert html.status_code == 200 and b"<html" in html.content
+    assert "style-src 'self' 'unsafe-inline'" in html.headers["Content-Security-Policy"]
+    text = client.get(reverse("mail_preview", kwargs={"kind": kind}) + "?format=text")
+    assert text["Content-Type"].startswith("text/plain") and b"Unsubscribe" in text.content
+    assert client.get(reverse("mail_preview_index")).status_code == 200
+
+
+def test_previews_are_not_for_everyone(client):
+    client.force_login(UserFactory())
+    assert client.get(reverse("mail_preview", kwargs={"kind": "digest"})).status_code == 404
+    client.force_login(UserFactory(is_staff=True))
+    assert client.get(reverse("mail_preview", kwargs={"kind": "nonsense"})).status_code == 404
+
+
+def test_a_notification_is_once_per_turn_by_constraint():
+    game, users = two_people()
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Notification.objects.create(user=users[0], kind="reminder", game=game, turn=0, threshold=50)
+        Notification.objects.create(user=users[0], kind="reminder", game=game, turn=0, threshold=50)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Notification.objects.create(user=users[0], kind="digest", game=game)
+    assert Game.objects.filter(pk=game.pk).exists()

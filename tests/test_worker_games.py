@@ -1,0 +1,313 @@
+"""Games through a real Celery worker on Redis, against PostgreSQL: bot turns, 'your turn' mail
+and its links, a reminder sent once by two sweeps, and a worker killed in the middle of a bot's
+move (a separate process, SIGKILLed, then restarted)."""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+import redis
+from celery.contrib.testing.worker import start_worker
+from django.core import mail
+from django.db import connection
+from django.urls import reverse
+
+from accounts.selectors import preferences_of
+from config.celery import app as celery_app
+from games import selectors, tasks
+from games.engine import GameState
+from games.models import Game, Heartbeat, Move, Notification
+from tests.factories import UserFactory, started_game
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def wait_for(predicate, timeout=30.0, interval=0.05):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return False
+
+
+def fresh(game) -> Game:
+    game.refresh_from_db()
+    return game
+
+
+def clear_broker():
+    """Nothing left in the queue, nor unacknowledged by a worker killed in an earlier run."""
+    celery_app.control.purge()
+    client = redis.Redis.from_url(os.environ["REDIS_URL"])
+    client.delete("unacked", "unacked_index", "unacked_mutex")
+
+
+def worker_has_drained():
+    """Wait until the worker has run everything queued before now (the solo pool runs tasks in
+    order): a heartbeat sent now comes out last."""
+    name = f"drained-{time.monotonic_ns()}"
+    tasks.heartbeat.delay(name)
+    return wait_for(lambda: Heartbeat.objects.filter(name=name).exists())
+
+
+@pytest.fixture
+def worker(settings):
+    settings.BOT_MOVE_DELAY_SECONDS = 0.1
+    settings.YOUR_TURN_MAIL_DELAY_SECONDS = 0
+    clear_broker()
+    with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        yield w
+
+
+def play_human_turn(client, game):
+    """Draw from the stock and discard, through the pages, as the player would."""
+    game = fresh(game)
+    response = client.post(
+        reverse("move_draw", kwargs={"game_id": game.pk}),
+        {"source": "stock", "version": game.version},
+    )
+    assert response.status_code == 302, response.content
+    game = fresh(game)
+    view = GameState.from_dict(game.state).view(game.to_move_seat)
+    card = next(a for a in view.legal_actions if a.to_dict()["type"] in ("discard", "go_out"))
+    target = "move_discard" if card.to_dict()["type"] == "discard" else "move_go_out"
+    response = client.post(
+        reverse(target, kwargs={"game_id": game.pk}),
+        {"card": card.card.token, "version": game.version},
+    )
+    assert response.status_code == 302, response.content
+
+
+def assert_log_is_whole(game):
+    """No move lost, none doubled: one move per number, and the log replays to the state."""
+    game = fresh(game)
+    seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(game.version))
+    assert selectors.replayed_state(game).to_dict() == game.state
+
+
+def test_bot_turns_in_a_human_and_bot_game_arrive_through_the_worker(worker, client):
+    assert connection.vendor == "postgresql" and celery_app.conf.broker_url.startswith("redis")
+    human = UserFactory()
+    client.force_login(human)
+    game = started_game([human], seat_count=2, bots="easy")
+    human_seat = game.seats.get(user=human).index
+    for _turn in range(4):
+        assert wait_for(lambda: fresh(game).to_move_seat == human_seat or game.status != "active")
+        if game.status != Game.Status.ACTIVE:
+            break
+        before = game.version
+        play_human_turn(client, game)
+        assert fresh(game).version == before + 2
+        # The bot's draw and discard come from the worker, then it is the human's turn again.
+        assert wait_for(lambda: fresh(game).to_move_seat == human_seat)
+    bot_moves = Move.objects.filter(game=game).exclude(seat=human_seat)
+    assert bot_moves.count() >= 8 and all(bot_moves.values_list("by_bot", flat=True))
+    assert not Move.objects.filter(game=game, seat=human_seat, by_bot=True).exists()
+    assert worker_has_drained()
+    assert_log_is_whole(game)
+
+
+def test_your_turn_emails_are_sent_by_the_worker_and_their_links_work(worker, client):
+    alice, bob = UserFactory(), UserFactory()
+    game = started_game([alice, bob], seat_count=3, bots="easy", time_per_move_days=2)
+    alice_seat, bob_seat = (game.seats.get(user=u).index for u in (alice, bob))
+
+    def mail_to(user):
+        return [m for m in mail.outbox if m.to == [user.email]]
+
+    def play_until(done, timeout=60.0):
+        """Alice plays through the pages, the worker plays the bot, until done()."""
+        deadline = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < deadline, "the game did not get there"
+            if fresh(game).to_move_seat == alice_seat:
+                client.force_login(alice)
+                play_human_turn(client, game)
+            else:
+                time.sleep(0.05)
+
+    play_until(lambda: mail_to(bob))
+    [message] = mail_to(bob)
+    assert message.subject == f"Your turn in game #{game.pk}"
+    assert fresh(game).to_move_seat == bob_seat
+    html = next(body for body, kind in message.alternatives if kind == "text/html")
+    links = set(re.findall(r"https?://[^\s\"<>]+", message.body))
+    assert links == set(re.findall(r"https?://[^\s\"<>]+", html))
+    play = next(link for link in links if link.endswith(f"/games/{game.pk}/"))
+    unsubscribe = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert unsubscribe in links
+
+    # The one-click link back: Bob's table, his turn.
+    client.force_login(bob)
+    page = client.get(urlsplit(play).path)
+    assert page.status_code == 200 and "Your turn" in page.content.decode()
+    # The unsubscribe link, as a mail client's one-click POST, without a session.
+    client.logout()
+    response = client.post(
+        urlsplit(unsubscribe).path,
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    assert preferences_of(bob).turn_mail == "off"
+    client.force_login(bob)
+    bobs_turn = fresh(game).turn_version
+    play_human_turn(client, game)
+    # Around the table once more: Bob's next turn brings him no mail.
+    play_until(lambda: fresh(game).to_move_seat == bob_seat and game.turn_version != bobs_turn)
+    assert worker_has_drained()
+    assert len(mail_to(bob)) == 1
+    assert not Notification.objects.filter(user=bob, turn=game.turn_version).exists()
+    assert mail_to(alice), "Alice still gets hers"
+
+
+def test_a_reminder_is_sent_exactly_once_though_the_sweep_runs_twice(worker):
+    alice, bob = UserFactory(), UserFactory()
+    game = started_game([alice, bob], time_per_move_days=1)
+    assert worker_has_drained()
+    mail.outbox.clear()
+    # Thirteen hours into a one-day turn: past the 50 % reminder.
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - timedelta(hours=13),
+        deadline=game.deadline - timedelta(hours=13),
+    )
+    tasks.deadlines_sweep.delay()
+    tasks.deadlines_sweep.delay()
+    assert worker_has_drained()  # both sweeps have run …
+    assert worker_has_drained()  # … and the mail either queued
+    reminders = [m for m in mail.outbox if "left for your move" in m.subject]
+    assert len(reminders) == 1
+    to_move = fresh(game).seats.get(index=game.to_move_seat).user
+    assert reminders[0].to == [to_move.email]
+    row = Notification.objects.get(kind="reminder")
+    assert (row.threshold, row.status) == (50, "sent")
+
+
+# -- a worker killed mid-task ----------------------------------------------------------------
+
+# The worker process: a bot's move pauses after it is written and before it commits (a test-only
+# slow hook, installed here, not in the app), so that it can be killed there.
+WORKER = """
+import os, sys, time
+import django
+django.setup()
+from config.celery import app
+from games import services
+pause = float(os.environ.get("PAUSE_BEFORE_COMMIT", "0"))
+if pause:
+    after_commit = services._after_commit
+    def slow(game):
+        print("MID-TASK", game.version, flush=True)
+        time.sleep(pause)
+        after_commit(game)
+    services._after_commit = slow
+app.conf.broker_transport_options = {"visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"])}
+app.worker_main(["worker", "--pool", "solo", "--loglevel", "WARNING",
+                 "--without-mingle", "--without-gossip", "--without-heartbeat"])
+"""
+
+
+class WorkerProcess:
+    def __init__(self, *, pause: float, visibility_timeout: float):
+        url = urlsplit(os.environ["DATABASE_URL"])
+        test_db = url._replace(path="/" + connection.settings_dict["NAME"])
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings.test",
+            "DATABASE_URL": urlunsplit(test_db),  # pytest-django's test_<name> database
+            "PAUSE_BEFORE_COMMIT": str(pause),
+            "VISIBILITY_TIMEOUT": str(visibility_timeout),
+            "BOT_MOVE_DELAY_SECONDS": "0",
+        }
+        self.lines: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", WORKER],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def said(self, word: str) -> bool:
+        return any(word in line for line in self.lines)
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def workers():
+    started: list[WorkerProcess] = []
+
+    def start(**options) -> WorkerProcess:
+        started.append(WorkerProcess(**options))
+        return started[-1]
+
+    clear_broker()
+    yield start
+    for process in started:
+        process.stop()
+    clear_broker()
+
+
+def test_a_worker_killed_mid_move_and_restarted_loses_and_doubles_no_move(workers):
+    human = UserFactory()
+    game = started_game([human], seat_count=2, bots="easy")
+    human_seat = game.seats.get(user=human).index
+    if game.to_move_seat == human_seat:
+        from tests.factories import play_one
+
+        play_one(game, {human_seat: human})
+        play_one(game, {human_seat: human})
+    before = fresh(game).version
+    assert game.to_move_seat != human_seat  # the bot's move is queued in Redis
+
+    slow = workers(pause=60, visibility_timeout=3600)
+    assert wait_for(lambda: slow.said("MID-TASK"), timeout=60), "".join(slow.lines)
+    assert fresh(game).version == before  # written, not committed
+    slow.kill()
+    time.sleep(0.5)
+    assert fresh(game).version == before  # the killed transaction left nothing behind
+    # Not acknowledged: the broker still holds the task (beside any mail the worker had reserved).
+    unacked = redis.Redis.from_url(os.environ["REDIS_URL"]).hvals("unacked")
+    held = [json.loads(raw)[0]["headers"] for raw in unacked]
+    assert [h["argsrepr"] for h in held if h["task"] == "games.tasks.bot_move"] == [
+        repr((game.pk, before))
+    ]
+
+    # A new worker takes the unacknowledged task back (its visibility timeout has passed).
+    workers(pause=0, visibility_timeout=1)
+    assert wait_for(lambda: fresh(game).to_move_seat == human_seat, timeout=60)
+    time.sleep(1)  # room for a double to show up, if there were one
+    game = fresh(game)
+    bot_moves = Move.objects.filter(game=game, seq__gte=before)
+    assert bot_moves.first().action["type"] == "draw"
+    assert game.version - before == 2 and all(m.by_bot for m in bot_moves)
+    assert_log_is_whole(game)

@@ -54,7 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations, pairwise, product
 
-from .cards import SUITS, Card
+from .cards import JOKER_SUIT, SUITS, Card
 from .rules import Rules
 
 MAX_RUN = 13
@@ -474,7 +474,14 @@ def arrange(
     if not table_melds and (
         rules.max_wilds_per_meld is None or _cap_never_binds(hand, wild_rank, rules)
     ):
-        result = _fast_arrange(hand, wild_rank, rules)
+        context = _CONTEXTS.get((wild_rank, rules.aces_high, rules.face_cards_by_rank))
+        if context is None:
+            context = _context(wild_rank, rules)
+        enc = context.enc
+        code = sum([enc[c.suit][c.rank] for c in hand])
+        if not code & DOUBLED_OR_WILD and (code & ALL_SUITS).bit_count() == len(hand):
+            return _plain_arrangement(hand, code, context)  # no wilds, no card twice
+        result = _fast_arrange(hand, wild_rank, rules, code, context)
         if result is not None:
             return result
     solver = _Solver(hand, wild_rank, rules, table_melds)
@@ -537,6 +544,25 @@ UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))
 LOW_BITS = sum(1 << FIELD * q for q in range(13))
 OVERFLOW = 1 << FIELD * 13
 SUIT_OF = {s: i for i, s in enumerate(SUITS)}
+# A hand's code: the four suit vectors side by side (SUIT_BITS apart), a few spare bits that catch
+# a count overflowing out of the last suit, the naturals' penalty, the number of wilds, and (only
+# meaningful when no card is held twice) how many naturals of each rank.
+SUIT_BITS = FIELD * 13
+SUIT_MASK = (1 << SUIT_BITS) - 1
+ALL_SUITS = (1 << 4 * SUIT_BITS) - 1
+PEN_SHIFT = 4 * SUIT_BITS + 6
+PEN_MASK = (1 << 16) - 1
+WILD_SHIFT = PEN_SHIFT + 16
+WILD_ONE = 1 << WILD_SHIFT
+WILD_FIELD = PEN_MASK << WILD_SHIFT
+RANKS_SHIFT = WILD_SHIFT + 16  # 3 bits per rank: how many naturals of it, in any suit
+RANKS_LOW = sum(1 << 3 * q for q in range(13))
+SUIT_OVERFLOW = (1 << PEN_SHIFT) - (1 << 4 * SUIT_BITS)
+LOW_ALL = sum(LOW_BITS << SUIT_BITS * i for i in range(4))
+DOUBLED = LOW_ALL << 1  # a card held twice or three times
+DOUBLED_OR_WILD = DOUBLED | WILD_FIELD
+RUN_STARTS = sum(1 << FIELD * q + SUIT_BITS * i for q in range(11) for i in range(4))
+ACES = sum(1 << SUIT_BITS * i for i in range(4))
 
 
 class _SuitTable:
@@ -884,58 +910,155 @@ def _lay_run(
     return wilds[above:] + out + wilds[:above]
 
 
+class _Context:
+    """What the fast path needs for one wild rank and one set of penalty switches: each card's
+    code (per suit letter, per rank; see SUIT_BITS) and the suit table."""
+
+    __slots__ = ("aces_high", "enc", "suit_enc", "table")
+
+    def __init__(self, wild_rank: int | None, rules: Rules):
+        self.table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank)) or _suit_table(
+            rules
+        )
+        self.aces_high = rules.aces_high
+        pens = self.table.pens
+        self.enc = {JOKER_SUIT: (WILD_ONE,)}
+        for i, suit in enumerate(SUITS):
+            self.enc[suit] = tuple(
+                WILD_ONE
+                if r == wild_rank
+                else UNIT[r] << SUIT_BITS * i
+                | pens[r] << PEN_SHIFT
+                | 1 << RANKS_SHIFT + 3 * (r - 1)
+                for r in range(14)
+            )
+        self.suit_enc = [self.enc[suit] for suit in SUITS]
+
+
+_CONTEXTS: dict[tuple, _Context] = {}
+
+
+def _context(wild_rank: int | None, rules: Rules) -> _Context:
+    key = (wild_rank, rules.aces_high, rules.face_cards_by_rank)
+    context = _CONTEXTS.get(key)
+    if context is None:
+        if len(_CONTEXTS) > 1000:
+            _CONTEXTS.clear()
+        context = _CONTEXTS[key] = _Context(wild_rank, rules)
+    return context
+
+
+def _from_code(hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, context):
+    """The hand as a `_FastHand`, from its code; None if a card is held more than three times
+    (the general search handles that)."""
+    if code & SUIT_OVERFLOW:
+        return None
+    table = context.table
+    cache = table.cache
+    s0 = code & SUIT_MASK
+    s1 = code >> SUIT_BITS & SUIT_MASK
+    s2 = code >> 2 * SUIT_BITS & SUIT_MASK
+    s3 = code >> 3 * SUIT_BITS & SUIT_MASK
+    e0 = cache.get(s0) or table.compute(s0)
+    e1 = cache.get(s1) or table.compute(s1)
+    e2 = cache.get(s2) or table.compute(s2)
+    e3 = cache.get(s3) or table.compute(s3)
+    wilds = code >> WILD_SHIFT & PEN_MASK
+    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - wilds:  # a count overflowed
+        return None
+    total = e0[2] + e1[2] + e2[2] + e3[2]
+    wild_cards = [c for c in hand if c.rank == wild_rank or not c.rank] if wilds else []
+    return _FastHand(
+        hand, wild_rank, rules, table, [s0, s1, s2, s3], wild_cards, (e0, e1, e2, e3), total
+    )
+
+
 def _split_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> _FastHand | None:
     """The hand as suit vectors of naturals plus its wilds; None if it holds a card more than
     three times (more than 3 decks), which the general search handles."""
-    table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank)) or _suit_table(rules)
-    suits = [0, 0, 0, 0]
-    wilds = []
-    unit, suit_of = UNIT, SUIT_OF
-    for c in hand:
-        r = c.rank
-        if r == wild_rank or not r:
-            wilds.append(c)
-        else:
-            suits[suit_of[c.suit]] += unit[r]
-    s0, s1, s2, s3 = suits
-    if (s0 | s1 | s2 | s3) >= OVERFLOW:
-        return None
-    cache = table.cache
-    e0 = cache.get(s0) or table.compute(s0)
-    e1 = cache.get(s1) or table.compute(s1)
-    e2 = cache.get(s2) or table.compute(s2)
-    e3 = cache.get(s3) or table.compute(s3)
-    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - len(wilds):  # a count overflowed
-        return None
-    total = e0[2] + e1[2] + e2[2] + e3[2]
-    return _FastHand(hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total)
+    context = _CONTEXTS.get((wild_rank, rules.aces_high, rules.face_cards_by_rank)) or _context(
+        wild_rank, rules
+    )
+    enc = context.enc
+    return _from_code(hand, wild_rank, rules, sum([enc[c.suit][c.rank] for c in hand]), context)
 
 
-def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> Arrangement | None:
-    """`arrange` without a wild cap or table melds; None when the fast path does not apply.
-    The loop of `_split_hand` is repeated here: most hands without wilds end right after it."""
-    table = _SUIT_TABLES.get((rules.aces_high, rules.face_cards_by_rank)) or _suit_table(rules)
-    suits = [0, 0, 0, 0]
-    wilds = []
-    unit, suit_of = UNIT, SUIT_OF
-    for c in hand:
-        r = c.rank
-        if r == wild_rank or not r:
-            wilds.append(c)
-        else:
-            suits[suit_of[c.suit]] += unit[r]
-    s0, s1, s2, s3 = suits
-    if (s0 | s1 | s2 | s3) >= OVERFLOW:
-        return None
+def _plain_arrangement(hand: Sequence[Card], code: int, context: _Context) -> Arrangement:
+    """A hand without wilds that holds no card twice (the common one-deck case). Its sets are
+    ranks held in three or four suits; each suit's runs come from the suit table."""
+    if not code & code >> FIELD & code >> 2 * FIELD & RUN_STARTS:
+        counts = code >> RANKS_SHIFT
+        if not (counts & counts >> 1 | counts >> 2) & RANKS_LOW and not (
+            context.aces_high and code & code >> 11 * FIELD & code >> 12 * FIELD & ACES
+        ):
+            return _arrangement([], list(hand), code >> PEN_SHIFT & PEN_MASK)
+    a = code & SUIT_MASK
+    b = code >> SUIT_BITS & SUIT_MASK
+    c = code >> 2 * SUIT_BITS & SUIT_MASK
+    d = code >> 3 * SUIT_BITS & SUIT_MASK
+    trip = (a & b & (c | d)) | ((a | b) & c & d)
+    table = context.table
     cache = table.cache
-    e0 = cache.get(s0) or table.compute(s0)
-    e1 = cache.get(s1) or table.compute(s1)
-    e2 = cache.get(s2) or table.compute(s2)
-    e3 = cache.get(s3) or table.compute(s3)
-    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - len(wilds):  # a count overflowed
+    masks = [a, b, c, d]
+    values = [(cache.get(m) or table.compute(m))[0][0] for m in masks]
+    value = values[0] + values[1] + values[2] + values[3]
+    sets: tuple = ()
+    if trip and value:
+        hubs = []
+        while trip:
+            low = trip & -trip
+            trip ^= low
+            held = [s for s in range(4) if masks[s] & low]
+            options = [(low, tuple(held))]
+            if len(held) == 4:
+                options += [(low, tuple(held[:i] + held[i + 1 :])) for i in range(4)]
+            hubs.append([None, *options])
+        for combo in product(*hubs):
+            left = list(masks)
+            for option in combo:
+                if option is not None:
+                    for s in option[1]:
+                        left[s] -= option[0]
+            v = 0
+            for m in left:
+                v += (cache.get(m) or table.compute(m))[0][0]
+            if v < value:
+                value = v
+                sets = combo
+                if not v:
+                    break
+    left = list(masks)
+    suit_enc = context.suit_enc
+    by_key = {context.enc[card.suit][card.rank]: card for card in hand}
+    melds = []
+    for option in sets:
+        if option is not None:
+            low, held = option
+            rank = low.bit_length() // FIELD + 1
+            melds.append([by_key.pop(suit_enc[s][rank]) for s in held])
+            for s in held:
+                left[s] -= low
+    for s in range(4):
+        m = left[s]
+        if m:
+            entry = cache.get(m) or table.compute(m)
+            if entry[0][0] < entry[2]:
+                codes = suit_enc[s]
+                for _, ranks, _ in table.plan(m, 0):
+                    melds.append([by_key.pop(codes[r]) for r in ranks])
+    return _arrangement(melds, list(by_key.values()), value)
+
+
+def _fast_arrange(
+    hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, context: _Context
+) -> Arrangement | None:
+    """`arrange` without a wild cap or table melds, for a hand with wilds or with a card held
+    twice; None when the fast path does not apply (a card held four times or more)."""
+    fast = _from_code(hand, wild_rank, rules, code, context)
+    if fast is None:
         return None
-    total = e0[2] + e1[2] + e2[2] + e3[2]
-    if not wilds:
+    if not fast.wilds:
+        e0, e1, e2, e3 = fast.entries
         # a set across suits without wilds needs a rank held three times
         p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
         shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
@@ -943,12 +1066,10 @@ def _fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> 
             (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
         ):
             value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
-            if value == total:
-                return _arrangement([], list(hand), total)
-            return _no_wild_arrangement(hand, table, suits, (), value)
-    return _FastHand(
-        hand, wild_rank, rules, table, suits, wilds, (e0, e1, e2, e3), total
-    ).arrangement()
+            if value == fast.nat_total:
+                return _arrangement([], list(hand), value)
+            return _no_wild_arrangement(hand, fast.table, fast.suits, (), value)
+    return fast.arrangement()
 
 
 def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:

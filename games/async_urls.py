@@ -3,7 +3,7 @@ from django.urls import path
 from . import async_views
 
 urlpatterns = [
-    path("mail/unsubscribe/<str:token>/", async_views.unsubscribe, name="unsubscribe"),
+    path("u/<str:token>/", async_views.unsubscribe, name="unsubscribe"),  # short: see notifications
     path("mail/preview/", async_views.mail_preview_index, name="mail_preview_index"),
     path("mail/preview/<str:kind>/", async_views.mail_preview, name="mail_preview"),
     path("games/<int:game_id>/invite-player/", async_views.game_invite, name="game_invite"),

@@ -309,7 +309,9 @@ def _apply(
     if record.round_ended:
         _record_round(game, state)
     now = timezone.now()
-    _store_state(game, state, now=now, turn_changed=state.to_move != before_to_move)
+    # A new round is a new turn, even for the seat that played the last one.
+    turn_changed = state.to_move != before_to_move or record.round_ended
+    _store_state(game, state, now=now, turn_changed=turn_changed)
     if state.is_over:
         _finish(game, state, now=now)
     if not by_bot and seat.autopilot:

@@ -1,6 +1,7 @@
 """Deadlines: the sweep, autopilot, drops, reminders, vacations. Time is passed in (`now=`), so a
 test can stand days after a turn began."""
 
+import random
 import threading
 from datetime import UTC, date, datetime, timedelta
 
@@ -13,7 +14,7 @@ from accounts.models import Vacation
 from accounts.services import preferences_update
 from games import deadlines, notifications, services
 from games.deadlines import clock_end
-from games.engine import Rules
+from games.engine import GameState, Rules, get_bot
 from games.models import Game, Notification, Seat
 from games.services import GameError
 from tests.factories import UserFactory, play_one, started_game
@@ -404,3 +405,26 @@ def test_the_create_form_sets_the_timeouts_before_a_drop(client):
     assert client.post(reverse("game_new"), {**data, "max_timeouts": "11"}).status_code == 400
     with pytest.raises(GameError):
         services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2, max_timeouts=0)
+
+
+def test_a_new_round_is_a_new_turn_with_a_fresh_clock_even_for_the_same_seat():
+    a, b = UserFactory(), UserFactory()
+    game = services.game_create(creator=a, rules=Rules(), seat_count=2, time_per_move_days=1)
+    services.game_join(game_id=game.pk, user=b)
+    Game.objects.filter(pk=game.pk).update(seed="fresh-clock")
+    services.game_start(game_id=game.pk, user=a)
+    game.refresh_from_db()
+    by_seat = {s.index: s.user for s in game.seats.all()}
+    bot, rng = get_bot("easy"), random.Random(7)
+    same_seat_round_changes = 0
+    while same_seat_round_changes < 2 and game.status == Game.Status.ACTIVE:
+        state = GameState.from_dict(game.state)
+        before, rounds = state.to_move, len(state.round_results)
+        action = bot.choose(state.view(before), rng)
+        play_one(game, by_seat, choose=lambda _legal, action=action: action)
+        if len(GameState.from_dict(game.state).round_results) > rounds:
+            same_seat_round_changes += game.to_move_seat == before
+            assert game.turn_version == game.version
+            assert game.deadline == game.turn_started_at + DAY
+            assert game.turn_started_at > timezone.now() - timedelta(seconds=5)
+    assert same_seat_round_changes == 2

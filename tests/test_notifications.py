@@ -1,6 +1,7 @@
 """Email: what is recorded, what is sent (once), to whom, what it says, and the one-click
 unsubscribe. The worker's part is played by calling the send service or task directly."""
 
+import email.policy
 import re
 import smtplib
 from datetime import UTC, datetime, timedelta
@@ -226,14 +227,28 @@ def test_every_mail_has_list_unsubscribe_headers_whose_one_click_post_works(clie
     assert not Notification.objects.filter(user=seat.user, turn__gt=0).exists()
 
 
+def test_the_list_unsubscribe_header_stays_readable_with_a_real_site_address(settings):
+    settings.SITE_URL = "https://threethirteen-by-post.example.org"
+    two_people()
+    send_all()
+    raw = mail.outbox[0].message(policy=email.policy.SMTP).as_bytes().decode()
+    header = re.search(r"^List-Unsubscribe:(.*\r\n(?:[ \t].*\r\n)*)", raw, re.MULTILINE)[1]
+    assert "=?" not in header
+    assert header.strip() == mail.outbox[0].extra_headers["List-Unsubscribe"]
+    assert header.strip().startswith("<https://threethirteen-by-post.example.org/u/")
+
+
 def test_a_tampered_or_foreign_unsubscribe_token_does_nothing(client):
     user = UserFactory()
     token = notifications.unsubscribe_token(user, "reminders")
     tampered = reverse("unsubscribe", kwargs={"token": token[:-2] + "xx"})
     assert client.get(tampered).status_code == 404
     assert client.post(reverse("unsubscribe", kwargs={"token": "junk"})).status_code == 404
-    with pytest.raises(GameError):
-        notifications.unsubscribe(token=token.replace(":", ";"))
+    user_id, _topic, mac = token.split(".")
+    flipped = mac[:-1] + ("1" if mac.endswith("0") else "0")
+    for forged in (f"{user_id}.t.{mac}", f"{user_id}.r.{flipped}", f"{UserFactory().pk}.r.{mac}"):
+        with pytest.raises(GameError):
+            notifications.unsubscribe(token=forged)
     assert preferences_of(user).reminders is True
     notifications.unsubscribe(token=token)
     assert preferences_of(user).reminders is False

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import User
+from .models import Preferences, User, Vacation
 
 
 @admin.register(User)
@@ -11,3 +11,18 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         ("Player", {"fields": ("display_name", "is_bot", "bot_kind")}),
     )
+
+
+@admin.register(Preferences)
+class PreferencesAdmin(admin.ModelAdmin):
+    list_display = ("user", "turn_mail", "reminders", "invitations", "game_over")
+    list_filter = ("turn_mail",)
+    search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    list_display = ("user", "starts_at", "ends_at")
+    search_fields = ("user__username",)
+    raw_id_fields = ("user",)

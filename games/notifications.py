@@ -459,7 +459,7 @@ def _your_turn_context(row: Notification) -> dict:
 
 def _reminder_context(row: Notification) -> dict:
     seat = row.game.seats.get(user=row.user)
-    left = timeuntil(row.game.deadline)
+    left = timeuntil(row.game.deadline).replace("\xa0", " ")
     return {
         **_base(row.user, row.kind),
         **_table_summary(row.game, seat),
@@ -585,7 +585,7 @@ def sample_context(kind: str, user: User) -> dict:
     if kind == Kind.YOUR_TURN:
         return {**base, **table, "subject": _("Your turn in game #%(n)d") % {"n": 42}}
     if kind == Kind.REMINDER:
-        left = timeuntil(deadline)
+        left = timeuntil(deadline).replace("\xa0", " ")
         subject = _("Reminder: %(left)s left for your move in game #%(n)d")
         return {
             **base,

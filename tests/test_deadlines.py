@@ -307,6 +307,7 @@ def test_a_reminder_goes_out_once_per_threshold_however_often_the_sweep_runs():
     send_pending()
     assert len(mail.outbox) == 1 and mail.outbox[0].to == [seat.user.email]
     assert "left for your move" in mail.outbox[0].subject
+    assert "\xa0" not in mail.outbox[0].subject  # plain spaces in "1 day, 2 hours"
     assert deadlines.sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 1  # 90 %
     assert deadlines.sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 0
     send_pending()

@@ -86,7 +86,9 @@ def parse_cards(text: str) -> list[Card]:
 
 def make_deck(decks: int = 1, jokers: bool = False) -> list[Card]:
     """All the physical cards of `decks` decks, in a fixed order; jokers are 2 per deck."""
-    cards = [Card(rank, suit, copy) for copy in range(decks) for suit in SUITS for rank in range(1, 14)]
+    cards = [
+        Card(rank, suit, copy) for copy in range(decks) for suit in SUITS for rank in range(1, 14)
+    ]
     if jokers:
         cards += [Card(JOKER_RANK, JOKER_SUIT, copy) for copy in range(2 * decks)]
     return cards

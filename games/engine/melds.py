@@ -1143,40 +1143,32 @@ class _FastHand:
                 for kind, ranks, need in table.plan(left[s], shares[s]):
                     specs.append([kind, ranks, [s << 4 | r for r in ranks], need])
         extras = self._wild_extras(specs, len(wilds))
-        wanted: dict[int, list[tuple[int, int]]] = {}
-        for i, spec in enumerate(specs):
-            for pos, key in enumerate(spec[2]):
-                slots = wanted.get(key)
-                if slots is None:
-                    wanted[key] = [(i, pos)]
-                else:
-                    slots.append((i, pos))
-        melds: list[list] = [[None] * len(spec[2]) for spec in specs]
-        deadwood: list[Card] = []
+        pool: dict[int, list[Card]] = {}  # the naturals by suit << 4 | rank
         wild_rank, suit_of = self.wild_rank, SUIT_OF
         for c in self.hand:
             r = c.rank
-            if r == wild_rank or not r:
-                continue
-            slots = wanted.get(suit_of[c.suit] << 4 | r)
-            if slots:
-                i, pos = slots.pop()
-                melds[i][pos] = c
-            else:
-                deadwood.append(c)
+            if r != wild_rank and r:
+                key = suit_of[c.suit] << 4 | r
+                cards = pool.get(key)
+                if cards is None:
+                    pool[key] = [c]
+                else:
+                    cards.append(c)
         wild_cards = list(wilds)
+        aces_high = self.rules.aces_high
         out = []
-        for (kind, ranks, _, need), meld, extra in zip(specs, melds, extras, strict=True):
+        for (kind, ranks, keys, need), extra in zip(specs, extras, strict=True):
+            meld = [pool[key].pop() for key in keys]
             take = need + extra
-            if not take:
-                out.append(meld)
-                continue
-            mine = wild_cards[-take:]
-            del wild_cards[-take:]
-            if kind == "run":
-                out.append(_lay_run(meld, ranks, mine, self.rules.aces_high))
-            else:
-                out.append(meld + mine)
+            if take:
+                mine = wild_cards[-take:]
+                del wild_cards[-take:]
+                if kind == "run":
+                    meld = _lay_run(meld, ranks, mine, aces_high)
+                else:
+                    meld += mine
+            out.append(meld)
+        deadwood = [c for cards in pool.values() for c in cards]
         return _arrangement(out, deadwood, value)
 
     @staticmethod

@@ -710,15 +710,18 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...
     if out is None:
         if len(_CONV_CACHE) > 100_000:
             _CONV_CACHE.clear()
-        la, lb = len(a), len(b)
-        values = []
-        for w in range(min(budget, la + lb - 2) + 1):
-            best = BIG
-            for i in range(max(0, w - lb + 1), min(w, la - 1) + 1):
-                v = a[i] + b[w - i]
-                if v < best:
-                    best = v
-            values.append(best)
+        # rows never rise and end with 0: b's first value on every entry of a (padded with
+        # zeros), then each later value of b shifted along
+        n = min(budget, len(a) + len(b) - 2) + 1
+        padded = a + (0,) * (n - len(a)) if len(a) < n else a
+        b0 = b[0]
+        values = [x + b0 for x in padded[:n]]
+        for j in range(1, min(len(b), n)):
+            bj = b[j]
+            for w in range(j, n):
+                v = padded[w - j] + bj
+                if v < values[w]:
+                    values[w] = v
         out = _CONV_CACHE[key] = tuple(values)
     return out
 
@@ -729,13 +732,11 @@ def _at(row: tuple[int, ...], w: int) -> int:
 
 def _point(a: tuple[int, ...], c: tuple[int, ...], budget: int) -> int:
     """min over w of a[budget - w] + c[w]: two rows combined at one budget."""
-    la, lc = len(a), len(c)
-    best = BIG
-    for w in range(budget + 1):
-        v = (a[budget - w] if budget - w < la else 0) + (c[w] if w < lc else 0)
-        if v < best:
-            best = v
-    return best
+    # rows never rise and end with 0: a past its end, or c past its end, is no better
+    low, high = max(0, budget - len(a) + 1), min(budget, len(c) - 1)
+    if low > high:
+        return 0
+    return min([a[budget - w] + c[w] for w in range(low, high + 1)])
 
 
 _HUB_OPTIONS: dict[tuple, list[tuple]] = {}
@@ -815,29 +816,23 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int):
     cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
     they cost. That bound skips many choices without looking at a suit."""
     cache, compute, pens = table.cache, table.compute, table.pens
+    m0, m1, m2, m3 = suits
     r0, r1, r2, r3 = ((cache.get(m) or compute(m))[0] for m in suits)
     if budget:
-        full = _conv(_conv(r0, r1, budget), _conv(r2, r3, budget), budget)
+        low, high = _conv(r0, r1, budget), _conv(r2, r3, budget)
+        full = _conv(low, high, budget)
         value = full[budget] if budget < len(full) else 0
     else:
         value = r0[0] + r1[0] + r2[0] + r3[0]
         full = (value,)
+        low, high = (r0[0] + r1[0],), (r2[0] + r3[0],)
     best_value, best_plan = value, ((), suits, budget)
     hubs = _cross_sets(suits, budget) if best_value else ()
     if not hubs:
         return best_value, best_plan
-    cache, compute = table.cache, table.compute
-    m0, m1, m2, m3 = suits
-    pairs: dict[tuple[int, int, int], tuple[int, ...]] = {}  # two suits' combined row, by masks
-
-    def pair(a: int, c: int, b: int) -> tuple[int, ...]:
-        row = pairs.get((a, c, b))
-        if row is None:
-            ra = (cache.get(a) or compute(a))[0]
-            rc = (cache.get(c) or compute(c))[0]
-            row = pairs[(a, c, b)] = _conv(ra, rc, b) if b else (ra[0] + rc[0],)
-        return row
-
+    # two suits' combined row (up to the whole budget), by their masks
+    lows: dict[int, tuple[int, ...]] = {m0 << SUIT_BITS | m1: low}
+    highs: dict[int, tuple[int, ...]] = {m2 << SUIT_BITS | m3: high}
     for combo in product(*([None, *options] for options in hubs)):
         need = l0 = l1 = l2 = l3 = gain = 0
         for option in combo:
@@ -853,10 +848,19 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int):
         b = budget - need
         if (full[b] if b < len(full) else 0) - gain >= best_value:
             continue
-        if b:
-            value = _point(pair(m0 - l0, m1 - l1, b), pair(m2 - l2, m3 - l3, b), b)
-        else:
-            value = pair(m0 - l0, m1 - l1, 0)[0] + pair(m2 - l2, m3 - l3, 0)[0]
+        a, c = m0 - l0, m1 - l1
+        key = a << SUIT_BITS | c
+        low = lows.get(key)
+        if low is None:
+            ra, rc = (cache.get(a) or compute(a))[0], (cache.get(c) or compute(c))[0]
+            low = lows[key] = _conv(ra, rc, budget) if budget else (ra[0] + rc[0],)
+        a, c = m2 - l2, m3 - l3
+        key = a << SUIT_BITS | c
+        high = highs.get(key)
+        if high is None:
+            ra, rc = (cache.get(a) or compute(a))[0], (cache.get(c) or compute(c))[0]
+            high = highs[key] = _conv(ra, rc, budget) if budget else (ra[0] + rc[0],)
+        value = _point(low, high, b) if b else low[0] + high[0]
         if value < best_value:
             best_value = value
             best_plan = (

@@ -77,7 +77,13 @@ def _cache_sizes() -> tuple[int, ...]:
     from . import melds
 
     tables = [len(t.cache) + len(t.plans) for t in melds._SUIT_TABLES.values()]
-    return (*tables, len(melds._CONV_CACHE), len(melds._HUB_OPTIONS), len(melds._CANDIDATES))
+    return (
+        *tables,
+        len(melds._CONV_CACHE),
+        len(melds._HUB_OPTIONS),
+        len(melds._CANDIDATES),
+        len(melds._CONTEXTS),
+    )
 
 
 def _line(label: str, seconds: list[float]) -> float:
@@ -95,7 +101,8 @@ def _rlcard():
     return RLCard, melding, utils
 
 
-def bench_rlcard(count: int) -> float | None:
+def bench_rlcard(count: int) -> tuple[float, float] | None:
+    """(our warm median, RLCard's median) on the same 10-card hands, or None without RLCard."""
     rng = random.Random(f"{SEED}:10")
     deck = make_deck(1)
     cold, warmup, timed = ([rng.sample(deck, 10) for _ in range(count)] for _ in range(3))
@@ -145,7 +152,7 @@ def bench_rlcard(count: int) -> float | None:
             deadwood = sum(utils.get_deadwood_value(c) for c in rl_hand)
         mismatches += deadwood != arrange(hand, None, rules).penalty
     print(f"  least deadwood differs from RLCard's on {mismatches} of {count} hands")
-    return rl_median
+    return warm, rl_median
 
 
 def _hands(rng, count, size, decks, wilds, wild_rank, jokers) -> list[list[Card]]:
@@ -181,13 +188,15 @@ def _cold_warm(fn, make_calls, label: str) -> float:
     return _line(f"{label} (warm)", _time_each(fn, timed))
 
 
-def bench_wild_hands(count: int, rl_median: float | None) -> None:
+def bench_wild_hands(count: int, rl_median: float | None) -> float:
+    """Every wild case; returns the warm default-rules median of the 14-card hands."""
     rng = random.Random(f"{SEED}:wild")
     cases = [
         ("14-card hands, 2 decks, 4 wilds (5s wild)", 14, 2, 4, 5, False),
         ("16-card hands, 2 decks + jokers, 7s wild", 16, 2, None, 7, True),
         ("16-card hands, 3 decks + jokers, 8 wilds (2s wild)", 16, 3, 8, 2, True),
     ]
+    target = 0.0
     for title, *shape in cases:
         print(f"\n{title} ({count} hands per line)")
 
@@ -199,8 +208,11 @@ def bench_wild_hands(count: int, rl_median: float | None) -> None:
         warm = _cold_warm(arrange, lambda: calls(Rules()), "default rules")
         _cold_warm(arrange, lambda: calls(Rules(max_wilds_per_meld=1)), "one wild per meld")
         _cold_warm(arrange, calls, "random switches")
-        if rl_median and shape[0] == 14:
-            print(f"  warm default median / RLCard's 10-card median: {warm / rl_median:.2f}")
+        if shape[0] == 14:
+            target = warm
+            if rl_median:
+                print(f"  warm default median / RLCard's 10-card median: {warm / rl_median:.2f}")
+    return target
 
 
 def bench_discard_options(count: int) -> None:
@@ -241,10 +253,27 @@ def main(argv: Sequence[str] = ()) -> None:
     print(f"Meld solver benchmark: Python {platform.python_version()}, {platform.machine()}")
     print(f"(time per call; the clock's own {_OVERHEAD_NS} ns per reading is subtracted)")
     gc.collect()
-    rl_median = bench_rlcard(count)
-    bench_wild_hands(max(count // 4, 100), rl_median)
+    rl = bench_rlcard(count)
+    rl_median = rl[1] if rl else None
+    wild_median = bench_wild_hands(max(count // 4, 100), rl_median)
     bench_discard_options(max(count // 10, 50))
     bench_games()
+    print("\ntargets (warm medians of this run, one call per fresh hand)")
+    if rl is None:
+        print("  target 1: not measured (RLCard not installed)")
+        print("  target 2: not measured (RLCard not installed)")
+        return
+    ours, theirs = rl
+    speedup = theirs / ours
+    met = "met" if speedup >= 3 else "NOT met"
+    print(
+        f"  target 1: 10-card hands without wilds {speedup:.1f}x faster than RLCard, >= 3x: {met}"
+    )
+    met = "met" if wild_median <= theirs else "NOT met"
+    print(
+        f"  target 2: 14-card hands with 4 wilds {wild_median:.1f} us <= RLCard's 10-card "
+        f"{theirs:.1f} us ({wild_median / theirs:.2f}x): {met}"
+    )
 
 
 if __name__ == "__main__":

@@ -581,6 +581,7 @@ class _SuitTable:
         self.aces_high = aces_high
         self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0)}
         self.plans: dict[tuple[int, int], tuple] = {}
+        self.plans0: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
@@ -594,6 +595,15 @@ class _SuitTable:
             entry = self.entry(m)
             if entry[0][0] < entry[2]:
                 self.plan(m, 0)
+
+    def plan0(self, m: int) -> tuple[tuple[int, ...], ...]:
+        """The ranks of each meld of the best arrangement of suit `m` without wilds."""
+        melds = self.plans0.get(m)
+        if melds is None:
+            if len(self.plans0) > _SUIT_TABLE_LIMIT:
+                self.plans0.clear()
+            melds = self.plans0[m] = tuple(ranks for _, ranks, _ in self.plan(m, 0))
+        return melds
 
     def plan(self, m: int, w: int) -> tuple[tuple[str, tuple[int, ...], int], ...]:
         """The melds of the best arrangement of suit `m` with `w` wilds: (kind, ranks, need)."""
@@ -1004,19 +1014,33 @@ def _plain_arrangement(hand: Sequence[Card], code: int, context: _Context) -> Ar
     table = context.table
     cache = table.cache
     masks = [a, b, c, d]
-    values = [(cache.get(m) or table.compute(m))[0][0] for m in masks]
-    value = values[0] + values[1] + values[2] + values[3]
-    sets: tuple = ()
-    if trip and value:
-        hubs = []
+    sets = []  # (rank's bit, suits)
+    hubs = []
+    if trip:
+        # a card with no neighbour in its suit can only be in its rank's set: a set of such
+        # cards alone is always made (all of them); others are tried both ways
+        lone = [m & ~(m << FIELD | m >> FIELD) for m in masks]
+        if context.aces_high:
+            for s, m in enumerate(masks):
+                if m & ACES and m >> 12 * FIELD & 1:
+                    lone[s] &= ~(1 | 1 << 12 * FIELD)
         while trip:
             low = trip & -trip
             trip ^= low
             held = [s for s in range(4) if masks[s] & low]
-            options = [(low, tuple(held))]
+            if all(lone[s] & low for s in held):
+                sets.append((low, held))
+                for s in held:
+                    masks[s] -= low
+                continue
+            options = [(low, held)]
             if len(held) == 4:
-                options += [(low, tuple(held[:i] + held[i + 1 :])) for i in range(4)]
+                options += [(low, held[:i] + held[i + 1 :]) for i in range(4)]
             hubs.append([None, *options])
+    entries = [cache.get(m) or table.compute(m) for m in masks]
+    value = entries[0][0][0] + entries[1][0][0] + entries[2][0][0] + entries[3][0][0]
+    if hubs and value:
+        chosen: tuple = ()
         for combo in product(*hubs):
             left = list(masks)
             for option in combo:
@@ -1028,28 +1052,27 @@ def _plain_arrangement(hand: Sequence[Card], code: int, context: _Context) -> Ar
                 v += (cache.get(m) or table.compute(m))[0][0]
             if v < value:
                 value = v
-                sets = combo
+                chosen = combo
                 if not v:
                     break
-    left = list(masks)
+        for option in chosen:
+            if option is not None:
+                sets.append(option)
+                for s in option[1]:
+                    masks[s] -= option[0]
+        entries = [cache.get(m) or table.compute(m) for m in masks]
     suit_enc = context.suit_enc
     by_key = {context.enc[card.suit][card.rank]: card for card in hand}
     melds = []
-    for option in sets:
-        if option is not None:
-            low, held = option
-            rank = low.bit_length() // FIELD + 1
-            melds.append([by_key.pop(suit_enc[s][rank]) for s in held])
-            for s in held:
-                left[s] -= low
+    for low, held in sets:
+        rank = low.bit_length() // FIELD + 1
+        melds.append([by_key.pop(suit_enc[s][rank]) for s in held])
     for s in range(4):
-        m = left[s]
-        if m:
-            entry = cache.get(m) or table.compute(m)
-            if entry[0][0] < entry[2]:
-                codes = suit_enc[s]
-                for _, ranks, _ in table.plan(m, 0):
-                    melds.append([by_key.pop(codes[r]) for r in ranks])
+        entry = entries[s]
+        if entry[0][0] < entry[2]:
+            codes = suit_enc[s]
+            for ranks in table.plan0(masks[s]):
+                melds.append([by_key.pop(codes[r]) for r in ranks])
     return _arrangement(melds, list(by_key.values()), value)
 
 

@@ -27,10 +27,17 @@ of a card)
   lazily, kept across calls; the 8192 one-deck suits are built whole on first use) holds the
   least deadwood for each number of wilds its melds may need, from a memoized search that takes
   the suit's lowest card and tries deadwood, each copy-set and each run starting there.
-- A hand enumerates only its cross-suit sets (one set per rank suffices without a cap; with no
-  wilds only ranks held three times qualify), and for each choice combines the four suit rows
-  by (min, +) over the wilds, with a lower bound to skip hopeless choices. Short rows repeat, so
-  pairwise (min, +) results are remembered.
+- A hand is first encoded in one int, one table look-up per card summed: the four suit vectors
+  side by side, the naturals' penalty, the number of wilds, and how many naturals of each rank.
+- A hand without wilds that holds no card twice (one deck) is settled by bit tests when it has
+  no three consecutive cards of a suit and no rank three times: no meld, all deadwood. Otherwise
+  its sets are ranks held in three or four suits; a set whose cards have no neighbour in their
+  suit is always made (they fit nowhere else), the others are tried with and without.
+- Other hands enumerate only their cross-suit sets (one set per rank suffices without a cap;
+  with no wilds only ranks held three times qualify), and for each choice combine the four suit
+  rows by (min, +) over the wilds, with a lower bound to skip hopeless choices. Short rows
+  repeat, so pairwise (min, +) results are remembered (within a hand by the two suits' masks).
+- Melds are assembled last, from a pool of the hand's cards by suit and rank.
 - `discard_options` enumerates the cross-suit choices once; for each, the other three suits'
   combined row is built once per suit and reused for every card of that suit.
 

@@ -78,6 +78,9 @@ class Arrangement:
     layoffs: list[tuple[int, list[Card]]] = field(default_factory=list)
 
 
+_new = object.__new__
+
+
 def _arrangement(melds, deadwood, penalty, layoffs=None) -> Arrangement:
     """Arrangement(...) without the frozen dataclass's per-field __setattr__ (a hot path)."""
     result = object.__new__(Arrangement)
@@ -481,13 +484,32 @@ def arrange(
     if not table_melds and (
         rules.max_wilds_per_meld is None or _cap_never_binds(hand, wild_rank, rules)
     ):
-        context = _CONTEXTS.get((wild_rank, rules.aces_high, rules.face_cards_by_rank))
-        if context is None:
+        last = _LAST_CONTEXT
+        if last[0] is rules and last[1] == wild_rank:
+            context = last[2]
+        else:
             context = _context(wild_rank, rules)
         enc = context.enc
         code = sum([enc[c.suit][c.rank] for c in hand])
         if not code & DOUBLED_OR_WILD and (code & ALL_SUITS).bit_count() == len(hand):
-            return _plain_arrangement(hand, code, context)  # no wilds, no card twice
+            # no wilds, no card twice: no meld at all without three consecutive cards of a
+            # suit or a rank held three times
+            counts = code >> RANKS_SHIFT
+            if (
+                not code & code >> FIELD & code >> 2 * FIELD & RUN_STARTS
+                and not (counts & counts >> 1 | counts >> 2) & RANKS_LOW
+                and not (
+                    context.aces_high and code & code >> 11 * FIELD & code >> 12 * FIELD & ACES
+                )
+            ):
+                result = _new(Arrangement)
+                fields = result.__dict__
+                fields["melds"] = []
+                fields["deadwood"] = list(hand)
+                fields["penalty"] = code >> PEN_SHIFT & PEN_MASK
+                fields["layoffs"] = []
+                return result
+            return _plain_arrangement(hand, code, context)
         result = _fast_arrange(hand, wild_rank, rules, code, context)
         if result is not None:
             return result
@@ -959,13 +981,18 @@ class _Context:
 _CONTEXTS: dict[tuple, _Context] = {}
 
 
+_LAST_CONTEXT: tuple = (None, None, None)  # (rules, wild rank, context) of the latest call
+
+
 def _context(wild_rank: int | None, rules: Rules) -> _Context:
+    global _LAST_CONTEXT
     key = (wild_rank, rules.aces_high, rules.face_cards_by_rank)
     context = _CONTEXTS.get(key)
     if context is None:
         if len(_CONTEXTS) > 1000:
             _CONTEXTS.clear()
         context = _CONTEXTS[key] = _Context(wild_rank, rules)
+    _LAST_CONTEXT = (rules, wild_rank, context)
     return context
 
 
@@ -1005,14 +1032,8 @@ def _split_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> _F
 
 
 def _plain_arrangement(hand: Sequence[Card], code: int, context: _Context) -> Arrangement:
-    """A hand without wilds that holds no card twice (the common one-deck case). Its sets are
-    ranks held in three or four suits; each suit's runs come from the suit table."""
-    if not code & code >> FIELD & code >> 2 * FIELD & RUN_STARTS:
-        counts = code >> RANKS_SHIFT
-        if not (counts & counts >> 1 | counts >> 2) & RANKS_LOW and not (
-            context.aces_high and code & code >> 11 * FIELD & code >> 12 * FIELD & ACES
-        ):
-            return _arrangement([], list(hand), code >> PEN_SHIFT & PEN_MASK)
+    """A hand without wilds that holds no card twice (the common one-deck case) and might meld.
+    Its sets are ranks held in three or four suits; each suit's runs come from the suit table."""
     a = code & SUIT_MASK
     b = code >> SUIT_BITS & SUIT_MASK
     c = code >> 2 * SUIT_BITS & SUIT_MASK

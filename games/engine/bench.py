@@ -76,7 +76,7 @@ def _cache_sizes() -> tuple[int, ...]:
     """How much the solver remembers across calls (to show what a timed pass added)."""
     from . import melds
 
-    tables = [len(t.cache) + len(t.plans) for t in melds._SUIT_TABLES.values()]
+    tables = [len(t.cache) + len(t.plans) + len(t.suit_specs) for t in melds._SUIT_TABLES.values()]
     return (
         *tables,
         len(melds._CONV_CACHE),

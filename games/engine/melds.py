@@ -611,6 +611,7 @@ class _SuitTable:
         self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0)}
         self.plans: dict[tuple[int, int], tuple] = {}
         self.plans0: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self.suit_specs: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
@@ -652,6 +653,17 @@ class _SuitTable:
                 self.plans.clear()
             melds = self.plans[key] = tuple(found)
         return melds
+
+    def specs(self, m: int, w: int, s: int) -> tuple[tuple, ...]:
+        """`plan(m, w)` for suit number `s`: (kind, ranks, card keys (s << 4 | rank), need)."""
+        found = tuple(
+            (kind, ranks, tuple(s << 4 | r for r in ranks), need)
+            for kind, ranks, need in self.plan(m, w)
+        )
+        if len(self.suit_specs) > _SPECS_LIMIT:
+            self.suit_specs.clear()
+        self.suit_specs[m, w, s] = found
+        return found
 
     def _options(self, m: int) -> list[tuple]:
         """Ways to place the lowest card of suit `m`: (wilds needed, deadwood added, the suit
@@ -718,6 +730,7 @@ class _SuitTable:
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
 _MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
+_SPECS_LIMIT = 20_000  # melds of a suit laid out for one wild share and suit number
 
 
 def _suit_table(rules: Rules) -> _SuitTable:
@@ -849,7 +862,8 @@ def _combos(suits: list[int], budget: int):
 
 
 def _fast_best(table: _SuitTable, suits: list[int], budget: int):
-    """(least natural deadwood, (sets, suits left, wilds left for the suits)): the best without
+    """(least natural deadwood, (sets, suits left, wilds left for the suits, the first two and
+    the last two suits' combined rows)): the best without
     cross-suit sets, then every choice of cross-suit sets that might beat it.
     A choice taking naturals of penalty p and needing n wilds cannot beat (best without
     cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
@@ -865,7 +879,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int):
         value = r0[0] + r1[0] + r2[0] + r3[0]
         full = (value,)
         low, high = (r0[0] + r1[0],), (r2[0] + r3[0],)
-    best_value, best_plan = value, ((), suits, budget)
+    best_value, best_plan = value, ((), suits, budget, low, high)
     hubs = _cross_sets(suits, budget) if best_value else ()
     if not hubs:
         return best_value, best_plan
@@ -906,6 +920,8 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int):
                 tuple(o for o in combo if o is not None),
                 [m0 - l0, m1 - l1, m2 - l2, m3 - l3],
                 b,
+                low,
+                high,
             )
             if not value:
                 break
@@ -921,13 +937,18 @@ def _split_two(a: tuple[int, ...], b: tuple[int, ...], budget: int, target: int)
     raise AssertionError("no split reaches the combined value")
 
 
-def _split_budget(rows: list[tuple[int, ...]], budget: int, value: int) -> list[int]:
+def _split_budget(
+    rows: list[tuple[int, ...]],
+    budget: int,
+    value: int,
+    low: tuple[int, ...],
+    high: tuple[int, ...],
+) -> list[int]:
     """How many wilds each of four suits' melds may need, reaching the combined `value`
-    (pairwise, as `_fast_best` combined them)."""
+    (pairwise, as `_fast_best` combined them into `low` and `high`, up to `budget` or more)."""
     if not budget:
         return [0, 0, 0, 0]
     r0, r1, r2, r3 = rows
-    low, high = _conv(r0, r1, budget), _conv(r2, r3, budget)
     w = _split_two(low, high, budget, value)
     w0 = _split_two(r0, r1, w, _at(low, w))
     w2 = _split_two(r2, r3, budget - w, _at(high, budget - w))
@@ -1180,7 +1201,7 @@ class _FastHand:
         value, plan = _fast_best(self.table, self.suits, len(wilds))
         if value >= total:
             return self._no_meld()
-        sets, left, budget = plan
+        sets, left, budget, low, high = plan
         if not wilds:
             return _no_wild_arrangement(self.hand, self.table, left, sets, value)
         # each meld as [kind, its naturals' ranks, their keys (suit << 4 | rank), wilds needed]
@@ -1192,11 +1213,14 @@ class _FastHand:
             specs.append(["set", (rank,) * len(keys), keys, need])
         table = self.table
         entry = table.entry
-        shares = _split_budget([entry(m)[0] for m in left], budget, value)
+        shares = _split_budget([entry(m)[0] for m in left], budget, value, low, high)
+        suit_specs = table.suit_specs
         for s in range(4):
-            if left[s]:
-                for kind, ranks, need in table.plan(left[s], shares[s]):
-                    specs.append([kind, ranks, [s << 4 | r for r in ranks], need])
+            m = left[s]
+            if m:
+                key = (m, shares[s], s)
+                found = suit_specs.get(key)
+                specs += found if found is not None else table.specs(*key)
         extras = self._wild_extras(specs, len(wilds))
         pool: dict[int, list[Card]] = {}  # the naturals by suit << 4 | rank
         wild_rank, suit_of = self.wild_rank, SUIT_OF

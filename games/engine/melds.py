@@ -974,6 +974,18 @@ def _lay_run(
     return wilds[above:] + out + wilds[:above]
 
 
+_RUN_LAYOUTS: tuple[dict, dict] = ({}, {})  # by aces high: (ranks, wilds) -> order
+
+
+def _run_layout(ranks: tuple[int, ...], take: int, aces_high: bool) -> tuple[int, ...]:
+    """Where `_lay_run` puts each card of a run of naturals of `ranks` (0, 1, ...) and `take`
+    wilds (after them): remembered per run shape (a few thousand at most)."""
+    k = len(ranks)
+    layout = tuple(_lay_run(list(range(k)), ranks, list(range(k, k + take)), aces_high))
+    _RUN_LAYOUTS[aces_high][ranks, take] = layout
+    return layout
+
+
 class _Context:
     """What the fast path needs for one wild rank and one set of penalty switches: each card's
     code (per suit letter, per rank; see SUIT_BITS) and the suit table."""
@@ -1236,6 +1248,7 @@ class _FastHand:
         wild_cards = list(wilds)
         aces_high = self.rules.aces_high
         out = []
+        layouts = _RUN_LAYOUTS[aces_high]
         for (kind, ranks, keys, need), extra in zip(specs, extras, strict=True):
             meld = [pool[key].pop() for key in keys]
             take = need + extra
@@ -1243,7 +1256,11 @@ class _FastHand:
                 mine = wild_cards[-take:]
                 del wild_cards[-take:]
                 if kind == "run":
-                    meld = _lay_run(meld, ranks, mine, aces_high)
+                    layout = layouts.get((ranks, take))
+                    if layout is None:
+                        layout = _run_layout(ranks, take, aces_high)
+                    meld += mine
+                    meld = [meld[i] for i in layout]
                 else:
                     meld += mine
             out.append(meld)

@@ -861,16 +861,17 @@ def _combos(suits: list[int], budget: int):
             yield need, sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
 
 
-def _fast_best(table: _SuitTable, suits: list[int], budget: int):
+def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple):
     """(least natural deadwood, (sets, suits left, wilds left for the suits, the first two and
-    the last two suits' combined rows)): the best without
+    the last two suits' combined rows)), from the suits' table `entries`: the best without
     cross-suit sets, then every choice of cross-suit sets that might beat it.
     A choice taking naturals of penalty p and needing n wilds cannot beat (best without
     cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
     they cost. That bound skips many choices without looking at a suit."""
     cache, compute, pens = table.cache, table.compute, table.pens
     m0, m1, m2, m3 = suits
-    r0, r1, r2, r3 = ((cache.get(m) or compute(m))[0] for m in suits)
+    e0, e1, e2, e3 = entries  # the suits' table entries
+    r0, r1, r2, r3 = e0[0], e1[0], e2[0], e3[0]
     if budget:
         low, high = _conv(r0, r1, budget), _conv(r2, r3, budget)
         full = _conv(low, high, budget)
@@ -1210,7 +1211,7 @@ class _FastHand:
     def arrangement(self) -> Arrangement:
         wilds = self.wilds
         total = self.nat_total
-        value, plan = _fast_best(self.table, self.suits, len(wilds))
+        value, plan = _fast_best(self.table, self.suits, len(wilds), self.entries)
         if value >= total:
             return self._no_meld()
         sets, left, budget, low, high = plan

@@ -612,6 +612,8 @@ class _SuitTable:
         self.plans: dict[tuple[int, int], tuple] = {}
         self.plans0: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.suit_specs: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
+        # a rank's cross-suit sets summed up per option list of `_hub_options` (by its id)
+        self.hub_rows: dict[int, list[tuple]] = {}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
@@ -887,17 +889,36 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
     # two suits' combined row (up to the whole budget), by their masks
     lows: dict[int, tuple[int, ...]] = {m0 << SUIT_BITS | m1: low}
     highs: dict[int, tuple[int, ...]] = {m2 << SUIT_BITS | m3: high}
-    for combo in product(*([None, *options] for options in hubs)):
-        need = l0 = l1 = l2 = l3 = gain = 0
-        for option in combo:
-            if option is not None:
-                need += option[0]
-                l0 += option[1]
-                l1 += option[2]
-                l2 += option[3]
-                l3 += option[4]
-                gain += pens[option[7]] * option[8]
-        if not (l0 or l1 or l2 or l3) or need > budget:
+    # each rank's choices summed up ahead (per option list, which lives as long as the process)
+    hub_rows = table.hub_rows
+    rows = []
+    for options in hubs:
+        found = hub_rows.get(id(options))
+        if found is None:
+            found = hub_rows[id(options)] = [(0, 0, 0, 0, 0, 0, ())] + [
+                (o[0], o[1], o[2], o[3], o[4], pens[o[7]] * o[8], (o,)) for o in options
+            ]
+        rows.append(found)
+    if len(rows) == 1:
+        choices = rows[0]
+    else:
+        choices = rows[0]
+        for row in rows[1:]:
+            choices = [
+                (
+                    a[0] + o[0],
+                    a[1] + o[1],
+                    a[2] + o[2],
+                    a[3] + o[3],
+                    a[4] + o[4],
+                    a[5] + o[5],
+                    a[6] + o[6],
+                )
+                for a in choices
+                for o in row
+            ]
+    for need, l0, l1, l2, l3, gain, sets in choices:
+        if need > budget or not sets:
             continue
         b = budget - need
         if (full[b] if b < len(full) else 0) - gain >= best_value:
@@ -918,7 +939,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
         if value < best_value:
             best_value = value
             best_plan = (
-                tuple(o for o in combo if o is not None),
+                sets,
                 [m0 - l0, m1 - l1, m2 - l2, m3 - l3],
                 b,
                 low,

@@ -257,25 +257,35 @@ def _drop(game: Game, seat: Seat, now: datetime) -> None:
 
 
 def _reminder_game_ids(now: datetime) -> list[int]:
-    """Games whose person to move may be due a reminder not yet recorded."""
+    """Games whose person to move has passed a reminder threshold with no reminder on record at
+    or above it for this turn. Judged without vacations (which only delay a threshold), so a game
+    may turn out not to be due yet; the locked re-check decides."""
     thresholds = reminder_thresholds()
+    due = Q()
+    for i, percent in enumerate(thresholds):
+        latest = _passed(percent, now)
+        if i + 1 < len(thresholds):
+            latest &= ~_passed(thresholds[i + 1], now)
+        recorded = Notification.objects.filter(
+            game=OuterRef("pk"),
+            kind=Notification.Kind.REMINDER,
+            turn=OuterRef("turn_version"),
+            threshold__gte=percent,
+        )
+        due |= latest & ~Exists(recorded)
     if not thresholds:
         return []
-    first = thresholds[0] / 100
-    # The first reminder cannot come before `first` of the time per move (vacation only delays).
-    started = Q()
+    games = Game.objects.filter(due, status=Game.Status.ACTIVE, deadline__gt=now)
+    return list(games.filter(_person_to_move()).values_list("pk", flat=True))
+
+
+def _passed(percent: int, now: datetime) -> Q:
+    """`percent` of the game's time per move has run since the turn began (vacations aside)."""
+    passed = Q()
     for days in TIME_PER_MOVE_DAYS:
-        since = now - timedelta(days=days) * first
-        started |= Q(time_per_move_days=days, turn_started_at__lte=since)
-    last_done = Notification.objects.filter(
-        game=OuterRef("pk"),
-        kind=Notification.Kind.REMINDER,
-        turn=OuterRef("turn_version"),
-        threshold=thresholds[-1],
-    )
-    games = Game.objects.filter(started, status=Game.Status.ACTIVE, deadline__gt=now)
-    games = games.filter(_person_to_move()).exclude(Exists(last_done))
-    return list(games.values_list("pk", flat=True))
+        since = now - timedelta(days=days) * percent / 100
+        passed |= Q(time_per_move_days=days, turn_started_at__lte=since)
+    return passed
 
 
 @transaction.atomic

@@ -429,3 +429,16 @@ def test_a_new_round_is_a_new_turn_with_a_fresh_clock_even_for_the_same_seat():
             assert game.deadline == game.turn_started_at + DAY
             assert game.turn_started_at > timezone.now() - timedelta(seconds=5)
     assert same_seat_round_changes == 2
+
+
+@pytest.mark.queries
+def test_a_sweep_with_nothing_new_costs_the_same_few_queries_however_many_games(
+    django_assert_max_num_queries,
+):
+    games = [timed_game(days=2)[0] for _ in range(3)]
+    start = max(g.turn_started_at for g in games)
+    assert deadlines.sweep(now=start + DAY + HOUR).reminders == 3
+    Notification.objects.update(enqueued_at=start + DAY + HOUR)  # the worker has them
+    with django_assert_max_num_queries(5):
+        report = deadlines.sweep(now=start + DAY + HOUR + 5 * timedelta(minutes=1))
+    assert not any(report.as_dict().values())

@@ -352,7 +352,7 @@ def ranking(game: Game, seats: list[Seat]) -> list[dict]:
     ordered = sorted(seats, key=lambda s: (s.final_rank or 99, s.index))
     return [
         {"rank": s.final_rank, "name": s.user.name, "total": s.final_total, "resigned": s.resigned,
-         "winner": s.final_rank == 1}
+         "dropped": s.dropped, "winner": s.final_rank == 1}
         for s in ordered
     ]  # fmt: skip
 

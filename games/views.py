@@ -189,31 +189,21 @@ move_discard = _move(services.move_discard, "card")
 move_go_out = _move(services.move_go_out, "card")
 
 
-@require_POST
-def game_join(request, game_id):
-    return _act(request, game_id, services.game_join)
+def _post(service):
+    """A view that runs `service` for the player and game, with no other input."""
+    return require_POST(lambda request, game_id: _act(request, game_id, service))
 
 
-@require_POST
-def game_leave(request, game_id):
-    return _act(request, game_id, services.game_leave)
+game_join = _post(services.game_join)
+game_leave = _post(services.game_leave)
+game_start = _post(services.game_start)
+game_resign = _post(services.game_resign)
 
 
 @require_POST
 def game_bots(request, game_id):
-    return _act(
-        request, game_id, services.game_fill_with_bots, bot_kind=request.POST.get("bot", "easy")
-    )
-
-
-@require_POST
-def game_start(request, game_id):
-    return _act(request, game_id, services.game_start)
-
-
-@require_POST
-def game_resign(request, game_id):
-    return _act(request, game_id, services.game_resign)
+    bot_kind = request.POST.get("bot", "easy")
+    return _act(request, game_id, services.game_fill_with_bots, bot_kind=bot_kind)
 
 
 @require_POST

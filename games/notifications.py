@@ -555,7 +555,7 @@ def _sample_game() -> GameState:
 
 def sample_context(kind: str, user: User) -> dict:
     """Realistic made-up data for previewing a kind of email in the browser (nothing saved)."""
-    names = [user.name, "Ada", "Easy Bot"]
+    names = [user.name, "Sam", "Easy Bot"]
     base = {**_base(user, kind), "game_number": 42}
     deadline = timezone.now() + timedelta(days=1, hours=3)
     state = GameState.new(Rules(), 3, "email-preview")
@@ -578,7 +578,7 @@ def sample_context(kind: str, user: User) -> dict:
             }
             for i, name in enumerate(names)
         ],
-        "since": [_("Ada drew from the stock"), _("Ada discarded the 9♠")],
+        "since": [_("Sam drew from the stock"), _("Sam discarded the 9♠")],
         "deadline": deadline,
         "play_url": absolute(reverse("game", kwargs={"game_id": 42})),
     }
@@ -597,13 +597,13 @@ def sample_context(kind: str, user: User) -> dict:
     if kind == Kind.INVITATION:
         return {
             **base,
-            "host": "Ada",
-            "players": ["Ada"],
+            "host": "Sam",
+            "players": ["Sam"],
             "seat_count": 3,
             "time_per_move_days": 3,
             "rules": [_("Standard rules")],
             "join_url": absolute(reverse("invite", kwargs={"code": "preview"})),
-            "subject": _("%(host)s invites you to a game of Three Thirteen") % {"host": "Ada"},
+            "subject": _("%(host)s invites you to a game of Three Thirteen") % {"host": "Sam"},
         }
     if kind == Kind.GAME_OVER:
         final = _sample_game()
@@ -640,7 +640,7 @@ def sample_context(kind: str, user: User) -> dict:
         },
         {
             "game_number": 43,
-            "opponents": ["Ada"],
+            "opponents": ["Sam"],
             "deadline": None,
             "play_url": absolute(reverse("game", kwargs={"game_id": 43})),
         },

@@ -39,8 +39,9 @@ def test_healthz_is_503_when_the_broker_does_not_answer(client, monkeypatch):
     assert body["database"]["ok"] is True
 
 
-def _check_production(env_extra):
+def _check_production(env_extra, var_dir):
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    env["VAR_DIR"] = str(var_dir)  # where SQLite lives when no DATABASE_URL is set
     env.update(
         {"DJANGO_SETTINGS_MODULE": "config.settings.production", "ALLOWED_HOSTS": "example.org"}
     )
@@ -55,13 +56,13 @@ def _check_production(env_extra):
     )
 
 
-def test_production_refuses_to_start_without_a_secret_key():
-    result = _check_production({})
+def test_production_refuses_to_start_without_a_secret_key(tmp_path):
+    result = _check_production({}, tmp_path)
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
 
 
-def test_production_passes_check_deploy_without_warnings():
-    result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"})
+def test_production_passes_check_deploy_without_warnings(tmp_path):
+    result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"}, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

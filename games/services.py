@@ -295,8 +295,9 @@ def _apply(
     before_to_move = state.to_move
     try:
         record = state.apply(action)
-    except RuleError as error:
-        raise GameError(str(error)) from None
+    except RuleError as error:  # the engine's message, in the player's language
+        message = _(error.template)
+        raise GameError(message % error.params if error.params else message) from None
     Move.objects.create(
         game=game,
         seq=record.action_index,

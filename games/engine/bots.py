@@ -18,6 +18,7 @@ from .state import (
     PlayerView,
     RuleError,
     cached_discard_options,
+    gettext_noop,
 )
 
 
@@ -27,7 +28,7 @@ class Bot(Protocol):
 
 def _require_turn(view: PlayerView) -> None:
     if not view.legal_actions:
-        raise RuleError("It is not this bot's turn.")
+        raise RuleError(gettext_noop("It is not this bot's turn."))
 
 
 class RandomBot:

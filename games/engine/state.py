@@ -38,8 +38,20 @@ PHASE_GAME_OVER = "game_over"
 SOURCES = ("stock", "discard")
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a message for translation (Django's makemessages finds it by this name) without
+    importing Django: the app translates RuleError.template and fills in RuleError.params."""
+    return message
+
+
 class RuleError(Exception):
-    """An action the rules forbid; the message is for the player and names the rule."""
+    """An action the rules forbid; the message is for the player and names the rule.
+    `template` is the untranslated message with %(name)s places, `params` fill them."""
+
+    def __init__(self, template: str, **params):
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
 
 
 # -- actions ---------------------------------------------------------------------------------------
@@ -90,7 +102,7 @@ def action_from_dict(data: Mapping) -> Action:
             return Discard(seat, card) if kind == "discard" else GoOut(seat, card)
     except (KeyError, TypeError, ValueError, AttributeError):
         pass
-    raise RuleError("That is not a move of this game.")
+    raise RuleError(gettext_noop("That is not a move of this game."))
 
 
 # -- solver access, memoized: bots and the state ask the same questions about the same hand -------
@@ -472,41 +484,53 @@ class GameState:
     def _check(self, action: Action) -> None:
         """Raise RuleError unless `action` is legal now; changes nothing."""
         if self.is_over:
-            raise RuleError("The game is over.")
+            raise RuleError(gettext_noop("The game is over."))
         if not isinstance(action, Draw | Discard | GoOut):
-            raise RuleError("That is not a move of this game.")
+            raise RuleError(gettext_noop("That is not a move of this game."))
         if action.seat != self.to_move:
-            raise RuleError("It is not your turn.")
+            raise RuleError(gettext_noop("It is not your turn."))
         if isinstance(action, Draw):
             if self.phase != PHASE_DRAW:
-                raise RuleError("You have already drawn this turn: now discard a card.")
+                raise RuleError(
+                    gettext_noop("You have already drawn this turn: now discard a card.")
+                )
             if action.source == "stock":
                 if not self._can_draw_from_stock():
                     raise RuleError(
-                        "The stock is empty and there is nothing to shuffle into it: "
-                        "draw from the discard pile."
+                        gettext_noop(
+                            "The stock is empty and there is nothing to shuffle into it: "
+                            "draw from the discard pile."
+                        )
                     )
             elif action.source == "discard":
                 if not self.discard_pile:
-                    raise RuleError("The discard pile is empty.")
+                    raise RuleError(gettext_noop("The discard pile is empty."))
             else:
-                raise RuleError("Draw from the stock or from the discard pile.")
+                raise RuleError(gettext_noop("Draw from the stock or from the discard pile."))
             return
         if self.phase != PHASE_DISCARD:
-            raise RuleError("Draw a card first, from the stock or the discard pile.")
+            raise RuleError(gettext_noop("Draw a card first, from the stock or the discard pile."))
         if action.card not in self.hands[action.seat]:
-            raise RuleError(f"You do not hold the {action.card}.")
+            raise RuleError(gettext_noop("You do not hold the %(card)s."), card=str(action.card))
         if self._is_thrown_back(action.card):
-            raise RuleError("You may not throw back the card you just took from the discard pile.")
+            raise RuleError(
+                gettext_noop("You may not throw back the card you just took from the discard pile.")
+            )
         if isinstance(action, GoOut):
             if self.last_turns:
                 raise RuleError(
-                    "A player has already gone out this round: discard to finish your last turn."
+                    gettext_noop(
+                        "A player has already gone out this round: discard to finish your last "
+                        "turn."
+                    )
                 )
             if action.card not in self._going_out_cards(self.hands[action.seat]):
                 raise RuleError(
-                    "You cannot go out: the rest of your hand must form melds "
-                    f"once the {action.card} is discarded."
+                    gettext_noop(
+                        "You cannot go out: the rest of your hand must form melds "
+                        "once the %(card)s is discarded."
+                    ),
+                    card=str(action.card),
                 )
 
     def is_legal(self, action: Action) -> bool:
@@ -674,7 +698,7 @@ class GameState:
         if seat is not None and not (
             isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.players
         ):
-            raise RuleError("There is no such seat in this game.")
+            raise RuleError(gettext_noop("There is no such seat in this game."))
         my_turn = seat is not None and seat == self.to_move
         return PlayerView(
             seat=seat,

@@ -205,3 +205,17 @@ def test_an_unknown_state_format_is_refused():
     data["format"] = 99
     with pytest.raises(ValueError):
         GameState.from_dict(data)
+
+
+def test_rule_errors_carry_an_untranslated_template_and_its_parameters():
+    from games.engine import Discard, GameState, RuleError
+
+    state = GameState.new(Rules(), 2, "i18n")
+    seat = state.to_move
+    state.apply(state.legal_actions()[0])
+    foreign = next(c for c in state.hands[1 - seat])
+    with pytest.raises(RuleError) as caught:
+        state.apply(Discard(seat, foreign))
+    assert caught.value.template == "You do not hold the %(card)s."
+    assert caught.value.params == {"card": str(foreign)}
+    assert str(caught.value) == f"You do not hold the {foreign}."

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_noop, ngettext
 from kombu import Connection
 
 from accounts.models import User
@@ -19,11 +19,18 @@ from .engine.state import redact_record
 from .models import Game, Heartbeat, Move, Seat
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
-SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_NAMES = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 RANK_PLURALS = {
-    1: "Aces", 2: "2s", 3: "3s", 4: "4s", 5: "5s", 6: "6s", 7: "7s", 8: "8s", 9: "9s",
-    10: "10s", 11: "Jacks", 12: "Queens", 13: "Kings",
+    1: gettext_noop("Aces"), 2: gettext_noop("2s"), 3: gettext_noop("3s"), 4: gettext_noop("4s"),
+    5: gettext_noop("5s"), 6: gettext_noop("6s"), 7: gettext_noop("7s"), 8: gettext_noop("8s"),
+    9: gettext_noop("9s"), 10: gettext_noop("10s"), 11: gettext_noop("Jacks"),
+    12: gettext_noop("Queens"), 13: gettext_noop("Kings"),
 }  # fmt: skip
 
 
@@ -85,7 +92,7 @@ def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
         red=card.suit in "HD",
         wild=card.rank == wild_rank,
         label=f"{rank}{symbol}",
-        name=f"{rank} of {SUIT_NAMES[card.suit]}",
+        name=_("%(rank)s of %(suit)s") % {"rank": rank, "suit": _(SUIT_NAMES[card.suit])},
     )
 
 

@@ -421,7 +421,7 @@ def _table_summary(game: Game, seat: Seat) -> dict:
     wild = view.wild_rank
     moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=seat.index)
     since = [
-        selectors.describe_move(redact_record(move.record, seat.index), names, None)
+        selectors.describe_move(redact_record(move.record, seat.index), names)
         for move in moves.order_by("seq")[:30]
     ]
     return {

@@ -13,7 +13,16 @@ from kombu import Connection
 from accounts.models import User
 from config.celery import app as celery_app
 
-from .engine import GameState, Rules, action_from_dict, arrange, discard_options
+from .engine import (
+    Discard,
+    Draw,
+    GameState,
+    GoOut,
+    Rules,
+    action_from_dict,
+    arrange,
+    discard_options,
+)
 from .engine.cards import Card
 from .engine.state import redact_record
 from .models import Game, Heartbeat, Move, Seat
@@ -207,11 +216,11 @@ def rules_summary(rules: Rules) -> list[str]:
 # -- the table -------------------------------------------------------------------------------
 
 
-def describe_move(record: dict, names: list[str], wild_rank: int | None) -> str:
+def describe_move(record: dict, names: list[str]) -> str:
     """One line of history, from a record already filtered for its viewer (public_for)."""
     who = names[record["seat"]]
     card = record["card"]
-    label = card_info(Card.from_token(card), wild_rank).label if card else None
+    label = card_info(Card.from_token(card)).label if card else None
     if record["type"] == "draw":
         if record["source"] == "discard":
             return _("%(who)s took the %(card)s from the discard pile") % {
@@ -256,13 +265,10 @@ def table(game: Game, seat: Seat | None) -> dict:
     if view.hand is not None:
         ordered = sort_hand(view.hand, seat, wild)
         legal = view.legal_actions
-        can_draw = {
-            source: any(a.to_dict() == {"type": "draw", "seat": index, "source": source}
-                        for a in legal)
-            for source in ("stock", "discard")
-        }  # fmt: skip
-        discardable = {a.card.token for a in legal if a.to_dict()["type"] == "discard"}
-        go_out = {a.card.token for a in legal if a.to_dict()["type"] == "go_out"}
+        sources = {a.source for a in legal if isinstance(a, Draw)}
+        can_draw = {source: source in sources for source in ("stock", "discard")}
+        discardable = {a.card.token for a in legal if isinstance(a, Discard)}
+        go_out = {a.card.token for a in legal if isinstance(a, GoOut)}
         drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
         hand = [
             {"card": card_info(c, wild), "discardable": c.token in discardable,
@@ -275,7 +281,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
         for move in moves.order_by("seq")[:60]:
             record = redact_record(move.record, index)
-            text = describe_move(record, names, None)
+            text = describe_move(record, names)
             since.append({"text": text, "past": move.round_index < view.round_index})
     last_round = None
     if view.round_results:
@@ -378,7 +384,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
                 "past": over or move.round_index < current_round,
                 "seq": move.seq + 1,
                 "round": move.round_index + 1,
-                "text": describe_move(record, names, None),
+                "text": describe_move(record, names),
                 "at": move.created_at,
                 "by_bot": move.by_bot,
             }
@@ -411,7 +417,7 @@ def replay_step(game: Game, step: int) -> dict:
     last = None
     if step:
         record = Move.objects.get(game=game, seq=step - 1).record
-        last = describe_move(record, names, None)
+        last = describe_move(record, names)
     return {
         "step": step,
         "steps": total,

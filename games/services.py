@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .engine import Action, Discard, Draw, GameState, GoOut, RuleError, Rules, parse_card
+from .engine import Action, Discard, Draw, GameState, GoOut, RuleError, Rules
 from .engine.cards import Card
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
 
@@ -223,8 +223,7 @@ def move_play(*, game_id: int, user: User, version: int | None, build: Callable[
 
 
 def move_draw(*, game_id: int, user: User, version: int | None, source: str):
-    if source not in ("stock", "discard"):
-        raise GameError(_("Draw from the stock or from the discard pile."))
+    """Draw from `source`; the engine refuses anything but the stock or the discard pile."""
     return move_play(
         game_id=game_id, user=user, version=version, build=lambda seat: Draw(seat, source)
     )
@@ -248,10 +247,7 @@ def _parse_card_token(token: str) -> Card:
     try:
         return Card.from_token(str(token)[:8])
     except (ValueError, TypeError):
-        try:
-            return parse_card(str(token)[:8])
-        except (ValueError, TypeError):
-            raise GameError(_("That is not a card.")) from None
+        raise GameError(_("That is not a card.")) from None
 
 
 @transaction.atomic
@@ -363,14 +359,12 @@ def _finish(game: Game, state: GameState, *, now) -> None:
     game.deadline = None
     seats = list(game.seats.all())
     # Lowest total first; a tie shares the rank; a resigned player ranks after everyone who stayed.
-    order = sorted(seats, key=lambda s: (s.resigned, state.totals[s.index]))
+    standing = {seat.pk: (seat.resigned, state.totals[seat.index]) for seat in seats}
+    order = sorted(seats, key=lambda seat: standing[seat.pk])
     for position, seat in enumerate(order):
         previous = order[position - 1] if position else None
-        same = previous is not None and (previous.resigned, state.totals[previous.index]) == (
-            seat.resigned,
-            state.totals[seat.index],
-        )
-        seat.final_rank = previous.final_rank if same else position + 1
+        tied = previous is not None and standing[previous.pk] == standing[seat.pk]
+        seat.final_rank = previous.final_rank if tied else position + 1
         seat.final_total = state.totals[seat.index]
     Seat.objects.bulk_update(seats, ["final_rank", "final_total"])
     from .notifications import game_over_queue

@@ -10,6 +10,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from . import notifications, selectors, services
+from .engine import Rules
 from .forms import GameCreateForm
 from .models import Game
 from .services import GameError
@@ -74,11 +75,18 @@ def game_new(request):
     return render(request, "games/new.html", {"form": form})
 
 
+def _require_watchable(request, game, seat) -> None:
+    """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
+    invite = request.GET.get("invite") or request.session.get(f"invite-{game.pk}")
+    if not selectors.can_watch(game, seat, invite):
+        raise Http404(_("There is no such game."))
+
+
 def _viewable_game(request, game_id):
     game, seat = selectors.game_for_viewer(game_id, request.user)
-    invite = request.GET.get("invite") or request.session.get(f"invite-{game_id}")
-    if game is None or not selectors.can_watch(game, seat, invite):
+    if game is None:
         raise Http404(_("There is no such game."))
+    _require_watchable(request, game, seat)
     return game, seat
 
 
@@ -89,7 +97,7 @@ def _page_context(request, game, seat, error=None):
     else:
         context["seats"] = list(game.seats.select_related("user"))
         context["free_seats"] = range(game.seat_count - len(context["seats"]))
-        context["rules_summary"] = selectors.rules_summary(services.Rules.from_dict(game.rules))
+        context["rules_summary"] = selectors.rules_summary(Rules.from_dict(game.rules))
         context["invite_url"] = request.build_absolute_uri(
             reverse("invite", kwargs={"code": game.invite_code})
         )
@@ -119,9 +127,7 @@ def game_table(request, game_id):
     game, seat = selectors.game_for_poll(game_id, request.user)
     unchanged = game is not None and _count(request.GET.get("v")) == game.version
     if unchanged and game.status == Game.Status.ACTIVE:
-        invite = request.session.get(f"invite-{game_id}")
-        if not selectors.can_watch(game, seat, invite):
-            raise Http404(_("There is no such game."))
+        _require_watchable(request, game, seat)
         if seat is not None:
             notifications.seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)

@@ -4,6 +4,7 @@ transaction; tasks are enqueued on commit."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from django.conf import settings
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from .engine import Action, Discard, Draw, GameState, GoOut, RuleError, Rules
+from .engine import BOTS, Action, Discard, Draw, GameState, GoOut, RuleError, Rules, get_bot
 from .engine.cards import Card
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
 
@@ -146,8 +147,6 @@ def _require_creator(game: Game, user: User) -> None:
 @transaction.atomic
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
     """Give every empty seat to a bot of `bot_kind`."""
-    from .engine import BOTS
-
     game = _lock_game(game_id)
     _require_open(game)
     _require_creator(game, user)
@@ -254,10 +253,6 @@ def _parse_card_token(token: str) -> Card:
 def bot_play_turn(*, game_id: int, version: int) -> bool:
     """Play one action for the bot (or autopilot) seat to move, if the game is still at
     `version`; running it twice, or after the game moved on, does nothing."""
-    import random
-
-    from .engine import get_bot
-
     game = _lock_game(game_id)
     if game.status != Game.Status.ACTIVE or game.version != version:
         return False

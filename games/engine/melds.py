@@ -490,7 +490,8 @@ def arrange(
         else:
             context = _context(wild_rank, rules)
         enc = context.enc
-        code = sum([enc[c.suit][c.rank] for c in hand])
+        codes = [enc[c.suit][c.rank] for c in hand]
+        code = sum(codes)
         if not code & DOUBLED_OR_WILD and (code & ALL_SUITS).bit_count() == len(hand):
             # no wilds, no card twice: no meld at all without three consecutive cards of a
             # suit or a rank held three times
@@ -510,7 +511,10 @@ def arrange(
                 fields["layoffs"] = []
                 return result
             return _plain_arrangement(hand, code, context)
-        result = _fast_arrange(hand, wild_rank, rules, code, context)
+        if code & WILD_FIELD:
+            result = _wild_arrange(hand, wild_rank, rules, codes, code, context)
+        else:
+            result = _fast_arrange(hand, wild_rank, rules, code, context)
         if result is not None:
             return result
     solver = _Solver(hand, wild_rank, rules, table_melds)
@@ -598,35 +602,83 @@ class _SuitTable:
     """Best arrangements of one suit's naturals into runs and same-suit sets.
 
     A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
-    count, held, doubled): values[w] is the least deadwood with melds needing at most w wilds
-    (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None meaning
-    "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run order),
-    shared objects to keep entries small; total is the penalty of every card, count the number
-    of cards, held and doubled the low bit of each rank's field where the suit holds that rank
-    at least once / twice."""
+    count, held, doubled, row id): values[w] is the least deadwood with melds needing at most w
+    wilds (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None
+    meaning "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run
+    order), shared objects to keep entries small; total is the penalty of every card, count the
+    number of cards, held and doubled the low bit of each rank's field where the suit holds that
+    rank at least once / twice, row id the values' id in the row register (`_row_id`)."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
         self.aces_high = aces_high
-        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0)}
+        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0, _row_id((0,)))}
         self.plans: dict[tuple[int, int], tuple] = {}
         self.plans0: dict[int, tuple[tuple[int, ...], ...]] = {}
-        self.suit_specs: dict[tuple[int, int, int], tuple[tuple, ...]] = {}
-        # a rank's cross-suit sets summed up per option list of `_hub_options` (by its id)
+        self.suit_specs: dict[int, tuple[tuple, ...]] = {}
+        # each natural's code in a hand's code (see `_Context`), by suit number and rank
+        self.codes = [
+            (
+                0,
+                *(
+                    UNIT[r] << SUIT_BITS * i | pens[r] << PEN_SHIFT | 1 << RANKS_SHIFT + 3 * (r - 1)
+                    for r in range(1, 14)
+                ),
+            )
+            for i in range(4)
+        ]
+        # a rank's cross-suit sets by `_hub_keys` key, with what they save (see `hub_row`)
         self.hub_rows: dict[int, list[tuple]] = {}
 
     def entry(self, m: int) -> tuple:
         hit = self.cache.get(m)
         return hit if hit is not None else self.compute(m)
 
-    def fill_one_deck(self) -> None:
-        """Every suit of a single deck (8192 of them, and the melds of each without wilds; about
-        a quarter of a second): one-deck hands without wilds then never wait for the table."""
+    def hub_choices(self, keys: list[int]) -> list[tuple]:
+        """Every choice of cross-suit sets for the ranks of `_hub_keys` `keys` (one set at most
+        per rank, none at all first), as (wilds needed, what each suit gives up as four ints,
+        the penalty saved, the `_hub_options` options). Each rank's own list is remembered."""
+        rows = self.hub_rows
+        choices = None
+        for k in keys:
+            row = rows.get(k)
+            if row is None:
+                pens = self.pens
+                row = rows[k] = [(0, 0, 0, 0, 0, 0, ())] + [
+                    (o[0], o[1], o[2], o[3], o[4], pens[o[7]] * o[8], (o,)) for o in _hub_options(k)
+                ]
+            if choices is None:
+                choices = row
+            else:
+                choices = [
+                    (
+                        a[0] + o[0],
+                        a[1] + o[1],
+                        a[2] + o[2],
+                        a[3] + o[3],
+                        a[4] + o[4],
+                        a[5] + o[5],
+                        a[6] + o[6],
+                    )
+                    for a in choices
+                    for o in row
+                ]
+        return choices
+
+    def fill(self) -> None:
+        """Every suit of a single deck (8192 of them, and the melds of each without wilds), then
+        every suit of two decks of up to six cards (about 20000 more), half a second in all:
+        hands then seldom wait for the table, and a fresh hand finds its suits ready."""
         for bits in range(1 << 13):
             m = sum(UNIT[q + 1] for q in range(13) if bits >> q & 1)
             entry = self.entry(m)
             if entry[0][0] < entry[2]:
                 self.plan(m, 0)
+        suits = [0]
+        for q in range(13):  # a rank at a time: 0, 1 or 2 copies, six cards at most in all
+            suits = [m + k * UNIT[q + 1] for m in suits for k in range(3) if _count(m) + k <= 6]
+        for m in suits:
+            self.entry(m)
 
     def plan0(self, m: int) -> tuple[tuple[int, ...], ...]:
         """The ranks of each meld of the best arrangement of suit `m` without wilds."""
@@ -657,14 +709,17 @@ class _SuitTable:
         return melds
 
     def specs(self, m: int, w: int, s: int) -> tuple[tuple, ...]:
-        """`plan(m, w)` for suit number `s`: (kind, ranks, card keys (s << 4 | rank), need)."""
+        """`plan(m, w)` for suit number `s`: (kind, ranks, the cards' codes, need), remembered
+        under `m << 7 | w << 2 | s` (a card's code is its share of a hand's code, see
+        `_Context`)."""
+        codes = self.codes[s]
         found = tuple(
-            (kind, ranks, tuple(s << 4 | r for r in ranks), need)
+            (kind, ranks, tuple(codes[r] for r in ranks), need)
             for kind, ranks, need in self.plan(m, w)
         )
         if len(self.suit_specs) > _SPECS_LIMIT:
             self.suit_specs.clear()
-        self.suit_specs[m, w, s] = found
+        self.suit_specs[m << 7 | w << 2 | s] = found
         return found
 
     def _options(self, m: int) -> list[tuple]:
@@ -714,17 +769,11 @@ class _SuitTable:
                     choices[w] = choice
         end = values.index(0) + 1 if 0 in values else length
         held = (m | m >> 1) & LOW_BITS
-        result = (
-            tuple(values[:end]),
-            tuple(choices[:end]),
-            total,
-            naturals,
-            held,
-            m >> 1 & LOW_BITS,
-        )
+        row = tuple(values[:end])
+        result = (row, tuple(choices[:end]), total, naturals, held, m >> 1 & LOW_BITS, _row_id(row))
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
-            self.cache[0] = ((0,), (None,), 0, 0, 0, 0)
+            self.cache[0] = ((0,), (None,), 0, 0, 0, 0, _row_id((0,)))
         self.cache[m] = result
         return result
 
@@ -735,49 +784,87 @@ _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cle
 _SPECS_LIMIT = 20_000  # melds of a suit laid out for one wild share and suit number
 
 
+def _count(m: int) -> int:
+    """How many cards suit `m` holds."""
+    return (m & LOW_BITS).bit_count() + 2 * (m >> 1 & LOW_BITS).bit_count()
+
+
 def _suit_table(rules: Rules) -> _SuitTable:
     key = (rules.aces_high, rules.face_cards_by_rank)
     table = _SUIT_TABLES.get(key)
     if table is None:
         pens = (0, *(rules.face_value(Card(r, "S")) for r in range(1, 14)))
         table = _SUIT_TABLES[key] = _SuitTable(pens, rules.aces_high)
-        table.fill_one_deck()
-        for counts in product(range(2), repeat=4):  # the cross-suit sets of one deck
-            for base in range(0, FIELD * 13, FIELD):
-                _hub_options(counts, base, False)
-                _hub_options(counts, base, True)
+        table.fill()
+        for counts in range(256):  # the cross-suit sets of one deck
+            if not counts & 0xAA:
+                for base in range(0, FIELD * 13, FIELD):
+                    _hub_options((counts << 6 | base) << 1)
+                    _hub_options((counts << 6 | base) << 1 | 1)
     return table
 
 
-_CONV_CACHE: dict[tuple, tuple[int, ...]] = {}
+# Rows ("least deadwood by wilds allowed": never rising, ending with 0 unless cut at a budget)
+# are registered once each and known by a small int, so that (min, +) sums of two rows are
+# remembered under an int key: hands keep producing the same few short rows, and an int key costs
+# far less to look up than a key of tuples.
+_ROWS: list[tuple[int, ...]] = [()]  # by id; 0 is no row
+_ROW_IDS: dict[tuple[int, ...], int] = {}
+_SUMS: dict[int, int] = {}  # (a << 24 | b) << 5 | budget -> id of the sum of rows a and b
+_ROWS_LIMIT = 1 << 22  # ids stay below 2**24, the width the keys of _SUMS give them
+
+
+def _row_id(row: tuple[int, ...]) -> int:
+    rid = _ROW_IDS.get(row)
+    if rid is None:
+        if len(_ROWS) > _ROWS_LIMIT:
+            _forget()
+        rid = _ROW_IDS[row] = len(_ROWS)
+        _ROWS.append(row)
+    return rid
+
+
+def _forget() -> None:
+    """Drop every remembered row, sum and suit table (their entries hold row ids)."""
+    _ROWS[1:] = []
+    _ROW_IDS.clear()
+    _SUMS.clear()
+    _SUIT_TABLES.clear()
+    _CONTEXTS.clear()
+    global _LAST_CONTEXT
+    _LAST_CONTEXT = (None, None, None)
+
+
+def _sum_id(a: int, b: int, budget: int) -> int:
+    """The id of rows a and b combined by (min, +), for budgets 0..budget (< 32)."""
+    key = (a << 24 | b) << 5 | budget
+    rid = _SUMS.get(key)
+    if rid is None:
+        if len(_SUMS) > 200_000:
+            _SUMS.clear()
+        rid = _SUMS[key] = _row_id(_conv(_ROWS[a], _ROWS[b], budget))
+    return rid
 
 
 def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
-    """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget (remembered:
-    hands keep producing the same few short rows)."""
+    """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
     if len(a) == 1:
-        return b if not a[0] else tuple(a[0] + x for x in b[: budget + 1])
+        return b[: budget + 1] if not a[0] else tuple(a[0] + x for x in b[: budget + 1])
     if len(b) == 1:
-        return a if not b[0] else tuple(b[0] + x for x in a[: budget + 1])
-    key = (a, b, budget)
-    out = _CONV_CACHE.get(key)
-    if out is None:
-        if len(_CONV_CACHE) > 100_000:
-            _CONV_CACHE.clear()
-        # rows never rise and end with 0: b's first value on every entry of a (padded with
-        # zeros), then each later value of b shifted along
-        n = min(budget, len(a) + len(b) - 2) + 1
-        padded = a + (0,) * (n - len(a)) if len(a) < n else a
-        b0 = b[0]
-        values = [x + b0 for x in padded[:n]]
-        for j in range(1, min(len(b), n)):
-            bj = b[j]
-            for w in range(j, n):
-                v = padded[w - j] + bj
-                if v < values[w]:
-                    values[w] = v
-        out = _CONV_CACHE[key] = tuple(values)
-    return out
+        return a[: budget + 1] if not b[0] else tuple(b[0] + x for x in a[: budget + 1])
+    # rows never rise and end with 0: b's first value on every entry of a (padded with
+    # zeros), then each later value of b shifted along
+    n = min(budget, len(a) + len(b) - 2) + 1
+    padded = a + (0,) * (n - len(a)) if len(a) < n else a
+    b0 = b[0]
+    values = [x + b0 for x in padded[:n]]
+    for j in range(1, min(len(b), n)):
+        bj = b[j]
+        for w in range(j, n):
+            v = padded[w - j] + bj
+            if v < values[w]:
+                values[w] = v
+    return tuple(values)
 
 
 def _at(row: tuple[int, ...], w: int) -> int:
@@ -793,19 +880,19 @@ def _point(a: tuple[int, ...], c: tuple[int, ...], budget: int) -> int:
     return min([a[budget - w] + c[w] for w in range(low, high + 1)])
 
 
-_HUB_OPTIONS: dict[tuple, list[tuple]] = {}
+_HUB_OPTIONS: dict[int, list[tuple]] = {}
 
 
-def _hub_options(counts: tuple[int, ...], base: int, with_wilds: bool) -> list[tuple]:
-    """The cross-suit sets one rank's naturals can form (its counts per suit at bit `base`), as
-    (wilds needed, what each suit gives up as four ints, copies per suit, base, rank, naturals);
-    with_wilds False
-    keeps only those needing none. With no cap on wilds two sets of one rank are never better
+def _hub_options(key: int) -> list[tuple]:
+    """The cross-suit sets one rank's naturals can form, for a `_hub_keys` key, as (wilds
+    needed, what each suit gives up as four ints, copies per suit, base, rank, naturals); without
+    wilds only those needing none. With no cap on wilds two sets of one rank are never better
     than the two merged, so one set per rank (of any size) is enough; a cross-suit set has two
     naturals or more, so it needs one wild at most."""
-    key = (counts, base, with_wilds)
     options = _HUB_OPTIONS.get(key)
     if options is None:
+        with_wilds, base = key & 1, key >> 1 & 63
+        counts = [key >> 7 + 2 * s & 3 for s in range(4)]
         options = []
         for ks in product(*(range(n + 1) for n in counts)):
             need = max(0, 3 - sum(ks))
@@ -817,8 +904,9 @@ def _hub_options(counts: tuple[int, ...], base: int, with_wilds: bool) -> list[t
     return options
 
 
-def _cross_sets(suits: list[int], budget: int) -> list[list[tuple]]:
-    """Per rank held in two or more suits: its cross-suit sets (see `_hub_options`)."""
+def _hub_keys(suits: list[int], budget: int) -> list[int]:
+    """Per rank held in two or more suits (that could make a set): an int naming its counts per
+    suit, its bit position and whether wilds may help (see `_hub_options`)."""
     m0, m1, m2, m3 = suits
     p0 = (m0 | m0 >> 1) & LOW_BITS
     p1 = (m1 | m1 >> 1) & LOW_BITS
@@ -828,23 +916,21 @@ def _cross_sets(suits: list[int], budget: int) -> list[list[tuple]]:
     if shared and not budget:  # a set without wilds needs three naturals
         doubled = (m0 | m1 | m2 | m3) >> 1 & LOW_BITS  # some suit holds the rank twice
         shared &= doubled | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
-    hubs = []
-    with_wilds = budget > 0
+    keys = []
+    with_wilds = 1 if budget else 0
     while shared:
         low = shared & -shared
         shared ^= low
         base = low.bit_length() - 1
-        counts = ((m0 >> base) & 3, (m1 >> base) & 3, (m2 >> base) & 3, (m3 >> base) & 3)
-        options = _hub_options(counts, base, with_wilds)
-        if options:
-            hubs.append(options)
-    return hubs
+        counts = m0 >> base & 3 | (m1 >> base & 3) << 2 | (m2 >> base & 3) << 4
+        keys.append(((counts | (m3 >> base & 3) << 6) << 6 | base) << 1 | with_wilds)
+    return keys
 
 
 def _combos(suits: list[int], budget: int):
     """Every choice of cross-suit sets: (wilds they need, sets, suits left)."""
     yield 0, (), suits
-    hubs = _cross_sets(suits, budget)
+    hubs = [o for o in map(_hub_options, _hub_keys(suits, budget)) if o]
     if not hubs:
         return
     m0, m1, m2, m3 = suits
@@ -864,87 +950,60 @@ def _combos(suits: list[int], budget: int):
 
 
 def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple):
-    """(least natural deadwood, (sets, suits left, wilds left for the suits, the first two and
-    the last two suits' combined rows)), from the suits' table `entries`: the best without
-    cross-suit sets, then every choice of cross-suit sets that might beat it.
-    A choice taking naturals of penalty p and needing n wilds cannot beat (best without
-    cross-suit sets with n fewer wilds) - p: removing cards lowers deadwood by at most what
-    they cost. That bound skips many choices without looking at a suit."""
-    cache, compute, pens = table.cache, table.compute, table.pens
+    """(least natural deadwood, plan), from the suits' table `entries`: the best without
+    cross-suit sets, then every choice of cross-suit sets that might beat it. The plan is (sets,
+    suits left, wilds left for the suits, ids of the first two and the last two suits' combined
+    rows, the entries of the suits left).
+    Two bounds skip choices: a choice taking naturals of penalty p and needing n wilds cannot
+    beat (best without cross-suit sets with n fewer wilds) - p, since removing cards lowers
+    deadwood by at most what they cost; nor can it beat the sum of what each suit left would
+    leave with every wild to itself."""
+    sums, rows = _SUMS, _ROWS
     m0, m1, m2, m3 = suits
     e0, e1, e2, e3 = entries  # the suits' table entries
-    r0, r1, r2, r3 = e0[0], e1[0], e2[0], e3[0]
-    if budget:
-        low, high = _conv(r0, r1, budget), _conv(r2, r3, budget)
-        full = _conv(low, high, budget)
-        value = full[budget] if budget < len(full) else 0
-    else:
-        value = r0[0] + r1[0] + r2[0] + r3[0]
-        full = (value,)
-        low, high = (r0[0] + r1[0],), (r2[0] + r3[0],)
-    best_value, best_plan = value, ((), suits, budget, low, high)
-    hubs = _cross_sets(suits, budget) if best_value else ()
-    if not hubs:
+    key = (e0[6] << 24 | e1[6]) << 5 | budget
+    low = sums.get(key) or _sum_id(e0[6], e1[6], budget)
+    key = (e2[6] << 24 | e3[6]) << 5 | budget
+    high = sums.get(key) or _sum_id(e2[6], e3[6], budget)
+    full = _conv(rows[low], rows[high], budget)
+    best_value = full[budget] if budget < len(full) else 0
+    best_plan = ((), suits, budget, low, high, entries)
+    if not best_value:
         return best_value, best_plan
-    # two suits' combined row (up to the whole budget), by their masks
-    lows: dict[int, tuple[int, ...]] = {m0 << SUIT_BITS | m1: low}
-    highs: dict[int, tuple[int, ...]] = {m2 << SUIT_BITS | m3: high}
-    # each rank's choices summed up ahead (per option list, which lives as long as the process)
-    hub_rows = table.hub_rows
-    rows = []
-    for options in hubs:
-        found = hub_rows.get(id(options))
-        if found is None:
-            found = hub_rows[id(options)] = [(0, 0, 0, 0, 0, 0, ())] + [
-                (o[0], o[1], o[2], o[3], o[4], pens[o[7]] * o[8], (o,)) for o in options
-            ]
-        rows.append(found)
-    if len(rows) == 1:
-        choices = rows[0]
-    else:
-        choices = rows[0]
-        for row in rows[1:]:
-            choices = [
-                (
-                    a[0] + o[0],
-                    a[1] + o[1],
-                    a[2] + o[2],
-                    a[3] + o[3],
-                    a[4] + o[4],
-                    a[5] + o[5],
-                    a[6] + o[6],
-                )
-                for a in choices
-                for o in row
-            ]
+    keys = _hub_keys(suits, budget)
+    if not keys:
+        return best_value, best_plan
+    choices = table.hub_choices(keys)
+    cache, compute = table.cache, table.compute
     for need, l0, l1, l2, l3, gain, sets in choices:
         if need > budget or not sets:
             continue
         b = budget - need
         if (full[b] if b < len(full) else 0) - gain >= best_value:
             continue
-        a, c = m0 - l0, m1 - l1
-        key = a << SUIT_BITS | c
-        low = lows.get(key)
-        if low is None:
-            ra, rc = (cache.get(a) or compute(a))[0], (cache.get(c) or compute(c))[0]
-            low = lows[key] = _conv(ra, rc, budget) if budget else (ra[0] + rc[0],)
-        a, c = m2 - l2, m3 - l3
-        key = a << SUIT_BITS | c
-        high = highs.get(key)
-        if high is None:
-            ra, rc = (cache.get(a) or compute(a))[0], (cache.get(c) or compute(c))[0]
-            high = highs[key] = _conv(ra, rc, budget) if budget else (ra[0] + rc[0],)
-        value = _point(low, high, b) if b else low[0] + high[0]
+        e0 = cache.get(m0 - l0) or compute(m0 - l0)
+        e1 = cache.get(m1 - l1) or compute(m1 - l1)
+        e2 = cache.get(m2 - l2) or compute(m2 - l2)
+        e3 = cache.get(m3 - l3) or compute(m3 - l3)
+        # no suit does better than with all the wilds to itself
+        r = e0[0]
+        v = r[b] if b < len(r) else 0
+        r = e1[0]
+        v += r[b] if b < len(r) else 0
+        r = e2[0]
+        v += r[b] if b < len(r) else 0
+        r = e3[0]
+        v += r[b] if b < len(r) else 0
+        if v >= best_value:
+            continue
+        key = (e0[6] << 24 | e1[6]) << 5 | budget
+        low = sums.get(key) or _sum_id(e0[6], e1[6], budget)
+        key = (e2[6] << 24 | e3[6]) << 5 | budget
+        high = sums.get(key) or _sum_id(e2[6], e3[6], budget)
+        value = _point(rows[low], rows[high], b)
         if value < best_value:
             best_value = value
-            best_plan = (
-                sets,
-                [m0 - l0, m1 - l1, m2 - l2, m3 - l3],
-                b,
-                low,
-                high,
-            )
+            best_plan = (sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3], b, low, high, (e0, e1, e2, e3))
             if not value:
                 break
     return best_value, best_plan
@@ -1019,17 +1078,10 @@ class _Context:
             rules
         )
         self.aces_high = rules.aces_high
-        pens = self.table.pens
         self.enc = {JOKER_SUIT: (WILD_ONE,)}
         for i, suit in enumerate(SUITS):
-            self.enc[suit] = tuple(
-                WILD_ONE
-                if r == wild_rank
-                else UNIT[r] << SUIT_BITS * i
-                | pens[r] << PEN_SHIFT
-                | 1 << RANKS_SHIFT + 3 * (r - 1)
-                for r in range(14)
-            )
+            codes = self.table.codes[i]
+            self.enc[suit] = tuple(WILD_ONE if r == wild_rank else codes[r] for r in range(14))
         self.suit_enc = [self.enc[suit] for suit in SUITS]
 
 
@@ -1162,24 +1214,131 @@ def _plain_arrangement(hand: Sequence[Card], code: int, context: _Context) -> Ar
 def _fast_arrange(
     hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, context: _Context
 ) -> Arrangement | None:
-    """`arrange` without a wild cap or table melds, for a hand with wilds or with a card held
+    """`arrange` without a wild cap or table melds, for a hand without wilds that holds a card
     twice; None when the fast path does not apply (a card held four times or more)."""
     fast = _from_code(hand, wild_rank, rules, code, context)
     if fast is None:
         return None
-    if not fast.wilds:
-        e0, e1, e2, e3 = fast.entries
-        # a set across suits without wilds needs a rank held three times
-        p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
-        shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
-        if not shared or not shared & (
-            (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
-        ):
-            value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
-            if value == fast.nat_total:
-                return _arrangement([], list(hand), value)
-            return _no_wild_arrangement(hand, fast.table, fast.suits, (), value)
+    e0, e1, e2, e3 = fast.entries
+    # a set across suits without wilds needs a rank held three times
+    p0, p1, p2, p3 = e0[4], e1[4], e2[4], e3[4]
+    shared = (p0 & (p1 | p2 | p3)) | (p1 & (p2 | p3)) | (p2 & p3)
+    if not shared or not shared & (
+        (e0[5] | e1[5] | e2[5] | e3[5]) | (p0 & p1 & (p2 | p3)) | ((p0 | p1) & p2 & p3)
+    ):
+        value = e0[0][0] + e1[0][0] + e2[0][0] + e3[0][0]
+        if value == fast.nat_total:
+            return _arrangement([], list(hand), value)
+        return _no_wild_arrangement(hand, fast.table, fast.suits, (), value)
     return fast.arrangement()
+
+
+def _wild_arrange(
+    hand: Sequence[Card],
+    wild_rank: int | None,
+    rules: Rules,
+    codes: list[int],
+    code: int,
+    context: _Context,
+) -> Arrangement | None:
+    """`arrange` without a wild cap or table melds, for a hand holding wilds (`codes`: each
+    card's code, `code` their sum); None when a card is held more than three times."""
+    if code & SUIT_OVERFLOW:
+        return None
+    table = context.table
+    cache, compute = table.cache, table.compute
+    m0, m1 = code & SUIT_MASK, code >> SUIT_BITS & SUIT_MASK
+    m2, m3 = code >> 2 * SUIT_BITS & SUIT_MASK, code >> 3 * SUIT_BITS & SUIT_MASK
+    e0, e1 = cache.get(m0) or compute(m0), cache.get(m1) or compute(m1)
+    e2, e3 = cache.get(m2) or compute(m2), cache.get(m3) or compute(m3)
+    wilds = code >> WILD_SHIFT & PEN_MASK
+    if e0[3] + e1[3] + e2[3] + e3[3] + wilds != len(hand):  # a count overflowed
+        return None
+    value, plan = _fast_best(table, [m0, m1, m2, m3], wilds, (e0, e1, e2, e3))
+    if value >= code >> PEN_SHIFT & PEN_MASK:
+        return _from_code(hand, wild_rank, rules, code, context)._no_meld()
+    sets, left, budget, low, high, entries = plan
+    # each meld as (kind, its naturals' ranks, their codes, wilds needed)
+    specs: list[tuple] = []
+    for option in sets:
+        ks, rank = option[5], option[7]
+        keys = tuple(table.codes[s][rank] for s in range(4) for _ in range(ks[s]))
+        specs.append(("set", (rank,) * len(keys), keys, option[0]))
+    rows = [e[0] for e in entries]
+    shares = _split_budget(rows, budget, value, _ROWS[low], _ROWS[high])
+    suit_specs = table.suit_specs
+    for s in range(4):
+        m = left[s]
+        if m:
+            found = suit_specs.get(m << 7 | shares[s] << 2 | s)
+            specs += found if found is not None else table.specs(m, shares[s], s)
+    extras = _wild_extras(specs, wilds)
+    wild_cards = [c for k, c in zip(codes, hand, strict=True) if k == WILD_ONE]
+    pool = dict(zip(codes, hand, strict=True))
+    if len(pool) + wilds - 1 == len(hand):  # no natural held twice: one card per code
+        del pool[WILD_ONE]
+        take = pool.pop
+        lists = None
+    else:
+        lists = {}
+        for k, c in zip(codes, hand, strict=True):
+            if k != WILD_ONE:
+                found = lists.get(k)
+                if found is None:
+                    lists[k] = [c]
+                else:
+                    found.append(c)
+        take = _popper(lists)
+    aces_high = rules.aces_high
+    layouts = _RUN_LAYOUTS[aces_high]
+    out = []
+    for (kind, ranks, keys, need), extra in zip(specs, extras, strict=True):
+        meld = [take(k) for k in keys]
+        count = need + extra
+        if count:
+            meld += wild_cards[-count:]
+            del wild_cards[-count:]
+            if kind == "run":
+                layout = layouts.get((ranks, count)) or _run_layout(ranks, count, aces_high)
+                meld = [meld[i] for i in layout]
+        out.append(meld)
+    if lists is None:
+        return _arrangement(out, list(pool.values()), value)
+    return _arrangement(out, [c for cards in lists.values() for c in cards], value)
+
+
+def _popper(lists: dict[int, list[Card]]):
+    """`take(code)`: a card of that code, out of `lists`."""
+
+    def take(key: int) -> Card:
+        return lists[key].pop()
+
+    return take
+
+
+def _wild_extras(specs: list, wilds: int) -> list[int]:
+    """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
+    spread over runs; if the runs are full, a run's last natural becomes a set of its own (a
+    wild takes its place), which leaves no more deadwood."""
+    extra = wilds - sum(spec[3] for spec in specs)
+    extras = [0] * len(specs)
+    if not extra:
+        return extras
+    for i, spec in enumerate(specs):
+        if spec[0] == "set":
+            extras[i] = extra
+            return extras
+    room = [MAX_RUN - len(keys) - need for _, _, keys, need in specs]
+    if sum(room) < extra:
+        kind, ranks, keys, need = specs[0]
+        specs[0] = (kind, ranks[:-1], keys[:-1], need + 1)
+        specs.append(("set", ranks[-1:], keys[-1:], 2))
+        extras.append(extra - 3)
+        return extras
+    for i, space in enumerate(room):
+        extras[i] = min(space, extra)
+        extra -= extras[i]
+    return extras
 
 
 def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
@@ -1230,89 +1389,11 @@ class _FastHand:
         return 0 if self.rules.all_wild_melds and wilds >= 3 else wild_cost
 
     def arrangement(self) -> Arrangement:
-        wilds = self.wilds
-        total = self.nat_total
-        value, plan = _fast_best(self.table, self.suits, len(wilds), self.entries)
-        if value >= total:
+        """The arrangement of a hand without wilds (one with wilds goes to `_wild_arrange`)."""
+        value, plan = _fast_best(self.table, self.suits, 0, self.entries)
+        if value >= self.nat_total:
             return self._no_meld()
-        sets, left, budget, low, high = plan
-        if not wilds:
-            return _no_wild_arrangement(self.hand, self.table, left, sets, value)
-        # each meld as [kind, its naturals' ranks, their keys (suit << 4 | rank), wilds needed]
-        specs: list[list] = []
-        for option in sets:
-            need, ks = option[0], option[5]
-            rank = option[6] // FIELD + 1
-            keys = [s << 4 | rank for s in range(4) for _ in range(ks[s])]
-            specs.append(["set", (rank,) * len(keys), keys, need])
-        table = self.table
-        entry = table.entry
-        shares = _split_budget([entry(m)[0] for m in left], budget, value, low, high)
-        suit_specs = table.suit_specs
-        for s in range(4):
-            m = left[s]
-            if m:
-                key = (m, shares[s], s)
-                found = suit_specs.get(key)
-                specs += found if found is not None else table.specs(*key)
-        extras = self._wild_extras(specs, len(wilds))
-        pool: dict[int, list[Card]] = {}  # the naturals by suit << 4 | rank
-        wild_rank, suit_of = self.wild_rank, SUIT_OF
-        for c in self.hand:
-            r = c.rank
-            if r != wild_rank and r:
-                key = suit_of[c.suit] << 4 | r
-                cards = pool.get(key)
-                if cards is None:
-                    pool[key] = [c]
-                else:
-                    cards.append(c)
-        wild_cards = list(wilds)
-        aces_high = self.rules.aces_high
-        out = []
-        layouts = _RUN_LAYOUTS[aces_high]
-        for (kind, ranks, keys, need), extra in zip(specs, extras, strict=True):
-            meld = [pool[key].pop() for key in keys]
-            take = need + extra
-            if take:
-                mine = wild_cards[-take:]
-                del wild_cards[-take:]
-                if kind == "run":
-                    layout = layouts.get((ranks, take))
-                    if layout is None:
-                        layout = _run_layout(ranks, take, aces_high)
-                    meld += mine
-                    meld = [meld[i] for i in layout]
-                else:
-                    meld += mine
-            out.append(meld)
-        deadwood = [c for cards in pool.values() for c in cards]
-        return _arrangement(out, deadwood, value)
-
-    @staticmethod
-    def _wild_extras(specs: list, wilds: int) -> list[int]:
-        """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
-        spread over runs; if the runs are full, a run's last natural becomes a set of its own
-        (a wild takes its place), which leaves no more deadwood."""
-        extra = wilds - sum(spec[3] for spec in specs)
-        extras = [0] * len(specs)
-        if not extra:
-            return extras
-        for i, spec in enumerate(specs):
-            if spec[0] == "set":
-                extras[i] = extra
-                return extras
-        room = [MAX_RUN - len(keys) - need for _, _, keys, need in specs]
-        if sum(room) < extra:
-            kind, ranks, keys, need = specs[0]
-            specs[0] = [kind, ranks[:-1], keys[:-1], need + 1]
-            specs.append(["set", ranks[-1:], keys[-1:], 2])
-            extras.append(extra - 3)
-            return extras
-        for i, space in enumerate(room):
-            extras[i] = min(space, extra)
-            extra -= extras[i]
-        return extras
+        return _no_wild_arrangement(self.hand, self.table, plan[1], plan[0], value)
 
     def _no_meld(self) -> Arrangement:
         rules, wild_rank = self.rules, self.wild_rank
@@ -1338,19 +1419,22 @@ class _FastHand:
         worst = BIG  # the largest best value so far: a choice that cannot beat it is skipped
         for need, _, left in _combos(self.suits, budget):
             b = budget - need
-            rows = [(cache.get(m) or compute(m))[0] for m in left]
-            r0, r1, r2, r3 = rows
+            entries = [cache.get(m) or compute(m) for m in left]
+            rows = [e[0] for e in entries]
             # removing a card of rank r lowers a suit's row by at most its penalty
             bound = sum(row[b] for row in rows if b < len(row))
             if bound - 15 >= worst and bound >= best_wild:
                 continue
             if b:
-                p01, p23 = _conv(r0, r1, b), _conv(r2, r3, b)
-                others = (_conv(r1, p23, b), _conv(r0, p23, b))
-                others += (_conv(p01, r3, b), _conv(p01, r2, b))
-                best_wild = min(best_wild, _point(p01, p23, b - 1))
+                i0, i1, i2, i3 = (e[6] for e in entries)
+                p01, p23 = _sum_id(i0, i1, b), _sum_id(i2, i3, b)
+                others = [
+                    _ROWS[_sum_id(*pair, b)]
+                    for pair in ((i1, p23), (i0, p23), (p01, i3), (p01, i2))
+                ]
+                best_wild = min(best_wild, _point(_ROWS[p01], _ROWS[p23], b - 1))
             else:
-                everything = r0[0] + r1[0] + r2[0] + r3[0]
+                everything = sum(row[0] for row in rows)
             for s in range(4):
                 m = left[s]
                 for r in held[s]:

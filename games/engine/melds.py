@@ -23,10 +23,11 @@ of a card)
   is the least natural deadwood whose melds need at most the wilds held; only a hand that can
   make no meld at all pays for its wilds (unless they form an all-wild meld).
 - Runs and same-suit sets live inside one suit; sets across suits are the only link between
-  suits. A suit is a 26-bit int (2 bits of count per rank). For every suit, a table (built
-  lazily, kept across calls; the 8192 one-deck suits are built whole on first use) holds the
-  least deadwood for each number of wilds its melds may need, from a memoized search that takes
-  the suit's lowest card and tries deadwood, each copy-set and each run starting there.
+  suits. A suit is a 26-bit int (2 bits of count per rank). For every suit, a table (kept across
+  calls) holds the least deadwood for each number of wilds its melds may need, from a memoized
+  search that takes the suit's lowest card and tries deadwood, each copy-set and each run
+  starting there. Every suit of one deck (8192) and every suit of two decks of up to six cards
+  (about 16000 more) are built on first use, in about half a second; bigger suits as they come.
 - A hand is first encoded in one int, one table look-up per card summed: the four suit vectors
   side by side, the naturals' penalty, the number of wilds, and how many naturals of each rank.
 - A hand without wilds that holds no card twice (one deck) is settled by bit tests when it has
@@ -35,9 +36,11 @@ of a card)
   suit is always made (they fit nowhere else), the others are tried with and without.
 - Other hands enumerate only their cross-suit sets (one set per rank suffices without a cap;
   with no wilds only ranks held three times qualify), and for each choice combine the four suit
-  rows by (min, +) over the wilds, with a lower bound to skip hopeless choices. Short rows
-  repeat, so pairwise (min, +) results are remembered (within a hand by the two suits' masks).
-- Melds are assembled last, from a pool of the hand's cards by suit and rank.
+  rows by (min, +) over the wilds, after two cheap lower bounds have had their chance to skip
+  it. Rows ("deadwood by wilds") are registered once and known by a small int; the (min, +) sum
+  of two rows is remembered under the two ids, an int key.
+- Melds are assembled last: each suit's melds for its share of the wilds are remembered per
+  suit and share, as card codes; the hand's cards are found by their codes.
 - `discard_options` enumerates the cross-suit choices once; for each, the other three suits'
   combined row is built once per suit and reused for every card of that suit.
 

@@ -3,13 +3,23 @@ brute-force reference."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import Arrangement, Card, Rules, arrange, can_go_out, discard_options, is_meld
+from games.engine import (
+    Arrangement,
+    Card,
+    Rules,
+    arrange,
+    can_go_out,
+    discard_options,
+    is_meld,
+    melds,
+)
 from games.engine.cards import make_deck, parse_cards
 from games.engine.melds import _Solver  # the general search, to check the fast path against
 
@@ -408,3 +418,29 @@ def test_fast_path_agrees_with_the_general_search(hand, wild_rank, rules):
     """Big hands are beyond brute force: the two exact methods check each other instead."""
     general = _Solver(hand, wild_rank, rules)
     assert arrange(hand, wild_rank, rules).penalty == general.solve(*general.start())
+
+
+def test_the_benchmark_shape_agrees_with_the_general_search():
+    """The benchmark's 14-card two-deck hands with four wilds (seeded, so a failure replays):
+    the fast path's arrangement is legal and as good as the general search's."""
+    rng = random.Random("14 cards, 2 decks, 4 wilds")
+    deck = make_deck(2)
+    wilds = [c for c in deck if c.rank == 5]
+    naturals = [c for c in deck if c.rank != 5]
+    for rules in (DEFAULT, HIGH, Rules(face_cards_by_rank=True)):
+        for _ in range(150):
+            hand = rng.sample(wilds, 4) + rng.sample(naturals, 10)
+            result = arrange(hand, 5, rules)
+            check_arrangement(hand, 5, rules, result)
+            general = _Solver(hand, 5, rules)
+            assert result.penalty == general.solve(*general.start()), faces(hand)
+
+
+def test_forgetting_every_remembered_table_changes_no_answer():
+    rng = random.Random("forget")
+    deck = make_deck(2, jokers=True)
+    hands_ = [rng.sample(deck, 14) for _ in range(40)]
+    before = [(arrange(h, 7, DEFAULT).penalty, discard_options(h, 7, HIGH)) for h in hands_]
+    melds._forget()
+    assert not melds._SUMS and len(melds._ROWS) == 1
+    assert [(arrange(h, 7, DEFAULT).penalty, discard_options(h, 7, HIGH)) for h in hands_] == before

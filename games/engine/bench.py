@@ -80,7 +80,6 @@ def _cache_sizes() -> tuple[int, ...]:
     tables = [len(t.cache) + len(t.plans) + len(t.suit_specs) for t in melds._SUIT_TABLES.values()]
     return (
         *tables,
-        len(melds._SUMS),
         len(melds._HUB_OPTIONS),
         len(melds._CANDIDATES),
         len(melds._CONTEXTS),

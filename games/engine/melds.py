@@ -575,6 +575,7 @@ def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> lis
 # four suit rows by (min, +) over the wilds.
 
 BIG = 1 << 30
+PAD = 17  # suit rows padded with zeros to this length: a hand holds at most 16 wilds
 FIELD = 2  # bits per rank in a suit vector: up to 3 copies of a card (3 decks)
 UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))
 LOW_BITS = sum(1 << FIELD * q for q in range(13))
@@ -605,17 +606,17 @@ class _SuitTable:
     """Best arrangements of one suit's naturals into runs and same-suit sets.
 
     A suit is an int with FIELD bits of count per rank. `entry(m)` is (values, choices, total,
-    count, held, doubled, row id): values[w] is the least deadwood with melds needing at most w
+    count, held, doubled, padded): values[w] is the least deadwood with melds needing at most w
     wilds (past the end: 0); choices[w] is (meld, wilds it needs, the suit left), meld None
     meaning "the lowest card is deadwood", else ("set", rank, copies) or ("run", ranks in run
     order), shared objects to keep entries small; total is the penalty of every card, count the
     number of cards, held and doubled the low bit of each rank's field where the suit holds that
-    rank at least once / twice, row id the values' id in the row register (`_row_id`)."""
+    rank at least once / twice, padded the values followed by zeros (at least PAD long)."""
 
     def __init__(self, pens: tuple[int, ...], aces_high: bool):
         self.pens = pens
         self.aces_high = aces_high
-        self.cache: dict[int, tuple] = {0: ((0,), (None,), 0, 0, 0, 0, _row_id((0,)))}
+        self.cache: dict[int, tuple] = {0: _EMPTY_SUIT}
         self.plans: dict[tuple[int, int], tuple] = {}
         self.plans0: dict[int, tuple[tuple[int, ...], ...]] = {}
         self.suit_specs: dict[int, tuple[tuple, ...]] = {}
@@ -773,16 +774,18 @@ class _SuitTable:
         end = values.index(0) + 1 if 0 in values else length
         held = (m | m >> 1) & LOW_BITS
         row = tuple(values[:end])
-        result = (row, tuple(choices[:end]), total, naturals, held, m >> 1 & LOW_BITS, _row_id(row))
+        padded = row + (0,) * (PAD - len(row)) if len(row) < PAD else row
+        result = (row, tuple(choices[:end]), total, naturals, held, m >> 1 & LOW_BITS, padded)
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
-            self.cache[0] = ((0,), (None,), 0, 0, 0, 0, _row_id((0,)))
+            self.cache[0] = _EMPTY_SUIT
         self.cache[m] = result
         return result
 
 
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
 _MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
+_EMPTY_SUIT = ((0,), (None,), 0, 0, 0, 0, (0,) * PAD)
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
 _SPECS_LIMIT = 20_000  # melds of a suit laid out for one wild share and suit number
 
@@ -807,48 +810,6 @@ def _suit_table(rules: Rules) -> _SuitTable:
     return table
 
 
-# Rows ("least deadwood by wilds allowed": never rising, ending with 0 unless cut at a budget)
-# are registered once each and known by a small int, so that (min, +) sums of two rows are
-# remembered under an int key: hands keep producing the same few short rows, and an int key costs
-# far less to look up than a key of tuples.
-_ROWS: list[tuple[int, ...]] = [()]  # by id; 0 is no row
-_ROW_IDS: dict[tuple[int, ...], int] = {}
-_SUMS: dict[int, int] = {}  # (a << 24 | b) << 5 | budget -> id of the sum of rows a and b
-_ROWS_LIMIT = 1 << 22  # ids stay below 2**24, the width the keys of _SUMS give them
-
-
-def _row_id(row: tuple[int, ...]) -> int:
-    rid = _ROW_IDS.get(row)
-    if rid is None:
-        if len(_ROWS) > _ROWS_LIMIT:
-            _forget()
-        rid = _ROW_IDS[row] = len(_ROWS)
-        _ROWS.append(row)
-    return rid
-
-
-def _forget() -> None:
-    """Drop every remembered row, sum and suit table (their entries hold row ids)."""
-    _ROWS[1:] = []
-    _ROW_IDS.clear()
-    _SUMS.clear()
-    _SUIT_TABLES.clear()
-    _CONTEXTS.clear()
-    global _LAST_CONTEXT
-    _LAST_CONTEXT = (None, None, None)
-
-
-def _sum_id(a: int, b: int, budget: int) -> int:
-    """The id of rows a and b combined by (min, +), for budgets 0..budget (< 32)."""
-    key = (a << 24 | b) << 5 | budget
-    rid = _SUMS.get(key)
-    if rid is None:
-        if len(_SUMS) > 200_000:
-            _SUMS.clear()
-        rid = _SUMS[key] = _row_id(_conv(_ROWS[a], _ROWS[b], budget))
-    return rid
-
-
 def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
     """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
     if len(a) == 1:
@@ -868,10 +829,6 @@ def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...
             if v < values[w]:
                 values[w] = v
     return tuple(values)
-
-
-def _at(row: tuple[int, ...], w: int) -> int:
-    return row[w] if w < len(row) else 0
 
 
 def _point(a: tuple[int, ...], c: tuple[int, ...], budget: int) -> int:
@@ -952,25 +909,103 @@ def _combos(suits: list[int], budget: int):
             yield need, sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
 
 
+Row = tuple[int, ...]
+
+
+def _point_0(a: Row, b: Row, c: Row, d: Row) -> int:
+    return a[0] + b[0] + c[0] + d[0]
+
+
+def _point_1(a: Row, b: Row, c: Row, d: Row) -> int:
+    """The least of a[i] + b[j] + c[k] + d[l] with i + j + k + l = 1 (rows padded with zeros)."""
+    a0, a1 = a[0], a[1]
+    b0, b1 = b[0], b[1]
+    c0, c1 = c[0], c[1]
+    d0, d1 = d[0], d[1]
+    l0 = a0 + b0
+    l1 = min(a0 + b1, a1 + b0)
+    h0 = c0 + d0
+    h1 = min(c0 + d1, c1 + d0)
+    return min(l0 + h1, l1 + h0)
+
+
+def _point_2(a: Row, b: Row, c: Row, d: Row) -> int:
+    """The least of a[i] + b[j] + c[k] + d[l] with i + j + k + l = 2 (rows padded with zeros)."""
+    a0, a1, a2 = a[0], a[1], a[2]
+    b0, b1, b2 = b[0], b[1], b[2]
+    c0, c1, c2 = c[0], c[1], c[2]
+    d0, d1, d2 = d[0], d[1], d[2]
+    l0 = a0 + b0
+    l1 = min(a0 + b1, a1 + b0)
+    l2 = min(a0 + b2, a1 + b1, a2 + b0)
+    h0 = c0 + d0
+    h1 = min(c0 + d1, c1 + d0)
+    h2 = min(c0 + d2, c1 + d1, c2 + d0)
+    return min(l0 + h2, l1 + h1, l2 + h0)
+
+
+def _point_3(a: Row, b: Row, c: Row, d: Row) -> int:
+    """The least of a[i] + b[j] + c[k] + d[l] with i + j + k + l = 3 (rows padded with zeros)."""
+    a0, a1, a2, a3 = a[0], a[1], a[2], a[3]
+    b0, b1, b2, b3 = b[0], b[1], b[2], b[3]
+    c0, c1, c2, c3 = c[0], c[1], c[2], c[3]
+    d0, d1, d2, d3 = d[0], d[1], d[2], d[3]
+    l0 = a0 + b0
+    l1 = min(a0 + b1, a1 + b0)
+    l2 = min(a0 + b2, a1 + b1, a2 + b0)
+    l3 = min(a0 + b3, a1 + b2, a2 + b1, a3 + b0)
+    h0 = c0 + d0
+    h1 = min(c0 + d1, c1 + d0)
+    h2 = min(c0 + d2, c1 + d1, c2 + d0)
+    h3 = min(c0 + d3, c1 + d2, c2 + d1, c3 + d0)
+    return min(l0 + h3, l1 + h2, l2 + h1, l3 + h0)
+
+
+def _point_4(a: Row, b: Row, c: Row, d: Row) -> int:
+    """The least of a[i] + b[j] + c[k] + d[l] with i + j + k + l = 4 (rows padded with zeros)."""
+    a0, a1, a2, a3, a4 = a[0], a[1], a[2], a[3], a[4]
+    b0, b1, b2, b3, b4 = b[0], b[1], b[2], b[3], b[4]
+    c0, c1, c2, c3, c4 = c[0], c[1], c[2], c[3], c[4]
+    d0, d1, d2, d3, d4 = d[0], d[1], d[2], d[3], d[4]
+    l0 = a0 + b0
+    l1 = min(a0 + b1, a1 + b0)
+    l2 = min(a0 + b2, a1 + b1, a2 + b0)
+    l3 = min(a0 + b3, a1 + b2, a2 + b1, a3 + b0)
+    l4 = min(a0 + b4, a1 + b3, a2 + b2, a3 + b1, a4 + b0)
+    h0 = c0 + d0
+    h1 = min(c0 + d1, c1 + d0)
+    h2 = min(c0 + d2, c1 + d1, c2 + d0)
+    h3 = min(c0 + d3, c1 + d2, c2 + d1, c3 + d0)
+    h4 = min(c0 + d4, c1 + d3, c2 + d2, c3 + d1, c4 + d0)
+    return min(l0 + h4, l1 + h3, l2 + h2, l3 + h1, l4 + h0)
+
+
+# The least deadwood of four suits sharing n wilds, written out for the few wilds hands hold most
+# often: a (min, +) product of short rows costs a fraction of the loops in `_conv`.
+_POINTS = (_point_0, _point_1, _point_2, _point_3, _point_4)
+
+
+def _least(a: Row, b: Row, c: Row, d: Row, n: int) -> int:
+    """The least of a[i] + b[j] + c[k] + d[l] with i + j + k + l = n: the least deadwood of four
+    suits sharing n wilds (rows padded with zeros past n)."""
+    if n < 5:
+        return _POINTS[n](a, b, c, d)
+    return _point(_conv(a, b, n), _conv(c, d, n), n)
+
+
 def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple):
     """(least natural deadwood, plan), from the suits' table `entries`: the best without
     cross-suit sets, then every choice of cross-suit sets that might beat it. The plan is (sets,
-    suits left, wilds left for the suits, ids of the first two and the last two suits' combined
-    rows, the entries of the suits left).
+    suits left, wilds left for the suits, the entries of the suits left).
     Two bounds skip choices: a choice taking naturals of penalty p and needing n wilds cannot
     beat (best without cross-suit sets with n fewer wilds) - p, since removing cards lowers
     deadwood by at most what they cost; nor can it beat the sum of what each suit left would
     leave with every wild to itself."""
-    sums, rows = _SUMS, _ROWS
     m0, m1, m2, m3 = suits
     e0, e1, e2, e3 = entries  # the suits' table entries
-    key = (e0[6] << 24 | e1[6]) << 5 | budget
-    low = sums.get(key) or _sum_id(e0[6], e1[6], budget)
-    key = (e2[6] << 24 | e3[6]) << 5 | budget
-    high = sums.get(key) or _sum_id(e2[6], e3[6], budget)
-    full = _conv(rows[low], rows[high], budget)
-    best_value = full[budget] if budget < len(full) else 0
-    best_plan = ((), suits, budget, low, high, entries)
+    p0, p1, p2, p3 = e0[6], e1[6], e2[6], e3[6]
+    best_value = _least(p0, p1, p2, p3, budget)
+    best_plan = ((), suits, budget, entries)
     if not best_value:
         return best_value, best_plan
     keys = _hub_keys(suits, budget)
@@ -978,65 +1013,47 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
         return best_value, best_plan
     choices = table.hub_choices(keys)
     cache, compute = table.cache, table.compute
+    alone = [-1] * budget + [best_value]  # the best without cross-suit sets, by wilds
     for need, l0, l1, l2, l3, gain, sets in choices:
         if need > budget or not sets:
             continue
         b = budget - need
-        if (full[b] if b < len(full) else 0) - gain >= best_value:
+        bound = alone[b]
+        if bound < 0:
+            bound = alone[b] = _least(p0, p1, p2, p3, b)
+        if bound - gain >= best_value:
             continue
         e0 = cache.get(m0 - l0) or compute(m0 - l0)
         e1 = cache.get(m1 - l1) or compute(m1 - l1)
         e2 = cache.get(m2 - l2) or compute(m2 - l2)
         e3 = cache.get(m3 - l3) or compute(m3 - l3)
-        # no suit does better than with all the wilds to itself
-        r = e0[0]
-        v = r[b] if b < len(r) else 0
-        r = e1[0]
-        v += r[b] if b < len(r) else 0
-        r = e2[0]
-        v += r[b] if b < len(r) else 0
-        r = e3[0]
-        v += r[b] if b < len(r) else 0
-        if v >= best_value:
+        r0, r1, r2, r3 = e0[6], e1[6], e2[6], e3[6]
+        # no suit does better than with every wild to itself
+        if r0[b] + r1[b] + r2[b] + r3[b] >= best_value:
             continue
-        key = (e0[6] << 24 | e1[6]) << 5 | budget
-        low = sums.get(key) or _sum_id(e0[6], e1[6], budget)
-        key = (e2[6] << 24 | e3[6]) << 5 | budget
-        high = sums.get(key) or _sum_id(e2[6], e3[6], budget)
-        value = _point(rows[low], rows[high], b)
+        value = _POINTS[b](r0, r1, r2, r3) if b < 5 else _least(r0, r1, r2, r3, b)
         if value < best_value:
             best_value = value
-            best_plan = (sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3], b, low, high, (e0, e1, e2, e3))
+            best_plan = (sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3], b, (e0, e1, e2, e3))
             if not value:
                 break
     return best_value, best_plan
 
 
-def _split_two(a: tuple[int, ...], b: tuple[int, ...], budget: int, target: int) -> int:
-    """How many of `budget` wilds row `a` takes so that a[i] + b[budget - i] == target."""
-    la, lb = len(a), len(b)
-    for i in range(budget + 1):
-        if (a[i] if i < la else 0) + (b[budget - i] if budget - i < lb else 0) == target:
-            return i
-    raise AssertionError("no split reaches the combined value")
-
-
-def _split_budget(
-    rows: list[tuple[int, ...]],
-    budget: int,
-    value: int,
-    low: tuple[int, ...],
-    high: tuple[int, ...],
-) -> list[int]:
-    """How many wilds each of four suits' melds may need, reaching the combined `value`
-    (pairwise, as `_fast_best` combined them into `low` and `high`, up to `budget` or more)."""
-    if not budget:
-        return [0, 0, 0, 0]
+def _split_budget(rows: list[Row], budget: int, value: int) -> list[int]:
+    """How many wilds each of four suits' melds may need, reaching their least deadwood `value`
+    with `budget` wilds (rows padded with zeros)."""
     r0, r1, r2, r3 = rows
-    w = _split_two(low, high, budget, value)
-    w0 = _split_two(r0, r1, w, _at(low, w))
-    w2 = _split_two(r2, r3, budget - w, _at(high, budget - w))
-    return [w0, w - w0, w2, budget - w - w2]
+    for w0 in range(budget + 1):
+        for w1 in range(budget + 1 - w0):
+            part = r0[w0] + r1[w1]
+            if part > value:
+                continue
+            rest = budget - w0 - w1
+            for w2 in range(rest + 1):
+                if part + r2[w2] + r3[rest - w2] == value:
+                    return [w0, w1, w2, rest - w2]
+    raise AssertionError("no split reaches the least deadwood")
 
 
 def _lay_run(
@@ -1255,20 +1272,19 @@ def _wild_arrange(
     e0, e1 = cache.get(m0) or compute(m0), cache.get(m1) or compute(m1)
     e2, e3 = cache.get(m2) or compute(m2), cache.get(m3) or compute(m3)
     wilds = code >> WILD_SHIFT & PEN_MASK
-    if e0[3] + e1[3] + e2[3] + e3[3] + wilds != len(hand):  # a count overflowed
+    if e0[3] + e1[3] + e2[3] + e3[3] + wilds != len(hand) or wilds >= PAD:  # a count overflowed
         return None
     value, plan = _fast_best(table, [m0, m1, m2, m3], wilds, (e0, e1, e2, e3))
     if value >= code >> PEN_SHIFT & PEN_MASK:
         return _from_code(hand, wild_rank, rules, code, context)._no_meld()
-    sets, left, budget, low, high, entries = plan
+    sets, left, budget, entries = plan
     # each meld as (kind, its naturals' ranks, their codes, wilds needed)
     specs: list[tuple] = []
     for option in sets:
         ks, rank = option[5], option[7]
         keys = tuple(table.codes[s][rank] for s in range(4) for _ in range(ks[s]))
         specs.append(("set", (rank,) * len(keys), keys, option[0]))
-    rows = [e[0] for e in entries]
-    shares = _split_budget(rows, budget, value, _ROWS[low], _ROWS[high])
+    shares = _split_budget([e[6] for e in entries], budget, value)
     suit_specs = table.suit_specs
     for s in range(4):
         m = left[s]
@@ -1429,13 +1445,11 @@ class _FastHand:
             if bound - 15 >= worst and bound >= best_wild:
                 continue
             if b:
-                i0, i1, i2, i3 = (e[6] for e in entries)
-                p01, p23 = _sum_id(i0, i1, b), _sum_id(i2, i3, b)
-                others = [
-                    _ROWS[_sum_id(*pair, b)]
-                    for pair in ((i1, p23), (i0, p23), (p01, i3), (p01, i2))
-                ]
-                best_wild = min(best_wild, _point(_ROWS[p01], _ROWS[p23], b - 1))
+                r0, r1, r2, r3 = rows
+                p01, p23 = _conv(r0, r1, b), _conv(r2, r3, b)
+                others = (_conv(r1, p23, b), _conv(r0, p23, b))
+                others += (_conv(p01, r3, b), _conv(p01, r2, b))
+                best_wild = min(best_wild, _point(p01, p23, b - 1))
             else:
                 everything = sum(row[0] for row in rows)
             for s in range(4):

@@ -18,7 +18,6 @@ from games.engine import (
     can_go_out,
     discard_options,
     is_meld,
-    melds,
 )
 from games.engine.cards import make_deck, parse_cards
 from games.engine.melds import _Solver  # the general search, to check the fast path against
@@ -434,13 +433,3 @@ def test_the_benchmark_shape_agrees_with_the_general_search():
             check_arrangement(hand, 5, rules, result)
             general = _Solver(hand, 5, rules)
             assert result.penalty == general.solve(*general.start()), faces(hand)
-
-
-def test_forgetting_every_remembered_table_changes_no_answer():
-    rng = random.Random("forget")
-    deck = make_deck(2, jokers=True)
-    hands_ = [rng.sample(deck, 14) for _ in range(40)]
-    before = [(arrange(h, 7, DEFAULT).penalty, discard_options(h, 7, HIGH)) for h in hands_]
-    melds._forget()
-    assert not melds._SUMS and len(melds._ROWS) == 1
-    assert [(arrange(h, 7, DEFAULT).penalty, discard_options(h, 7, HIGH)) for h in hands_] == before

@@ -640,34 +640,31 @@ class _SuitTable:
 
     def hub_choices(self, keys: list[int]) -> list[tuple]:
         """Every choice of cross-suit sets for the ranks of `_hub_keys` `keys` (one set at most
-        per rank, none at all first), as (wilds needed, what each suit gives up as four ints,
-        the penalty saved, the `_hub_options` options). Each rank's own list is remembered."""
+        per rank, none at all first), as (wilds needed, the cards taken as a part of a hand's
+        code (the four suits side by side), the penalty saved, the sets). A set is (wilds
+        needed, rank, its naturals' codes, copies per suit). Each rank's own list is
+        remembered."""
         rows = self.hub_rows
         choices = None
         for k in keys:
             row = rows.get(k)
             if row is None:
-                pens = self.pens
-                row = rows[k] = [(0, 0, 0, 0, 0, 0, ())] + [
-                    (o[0], o[1], o[2], o[3], o[4], pens[o[7]] * o[8], (o,)) for o in _hub_options(k)
-                ]
+                row = rows[k] = [(0, 0, 0, ())] + [self._hub_choice(o) for o in _hub_options(k)]
             if choices is None:
                 choices = row
             else:
                 choices = [
-                    (
-                        a[0] + o[0],
-                        a[1] + o[1],
-                        a[2] + o[2],
-                        a[3] + o[3],
-                        a[4] + o[4],
-                        a[5] + o[5],
-                        a[6] + o[6],
-                    )
+                    (a[0] + o[0], a[1] + o[1], a[2] + o[2], a[3] + o[3])
                     for a in choices
                     for o in row
                 ]
         return choices
+
+    def _hub_choice(self, option: tuple) -> tuple:
+        need, l0, l1, l2, l3, ks, _, rank, count = option
+        taken = l0 | l1 << SUIT_BITS | l2 << 2 * SUIT_BITS | l3 << 3 * SUIT_BITS
+        codes = tuple(self.codes[s][rank] for s in range(4) for _ in range(ks[s]))
+        return (need, taken, self.pens[rank] * count, ((need, rank, codes, ks),))
 
     def fill(self) -> None:
         """Every suit of a single deck (8192 of them, and the melds of each without wilds), then
@@ -712,18 +709,18 @@ class _SuitTable:
             melds = self.plans[key] = tuple(found)
         return melds
 
-    def specs(self, m: int, w: int, s: int) -> tuple[tuple, ...]:
-        """`plan(m, w)` for suit number `s`: (kind, ranks, the cards' codes, need), remembered
-        under `m << 7 | w << 2 | s` (a card's code is its share of a hand's code, see
-        `_Context`)."""
-        codes = self.codes[s]
+    def specs(self, m: int, w: int) -> tuple[tuple[tuple, ...], ...]:
+        """`plan(m, w)` as suit number 0, 1, 2 and 3: for each, (kind, ranks, the cards' codes,
+        need) per meld (a card's code is its share of a hand's code, see `_Context`); remembered
+        under `m << 5 | w`."""
+        plan = self.plan(m, w)
         found = tuple(
-            (kind, ranks, tuple(codes[r] for r in ranks), need)
-            for kind, ranks, need in self.plan(m, w)
+            tuple((kind, ranks, tuple(codes[r] for r in ranks), need) for kind, ranks, need in plan)
+            for codes in self.codes
         )
         if len(self.suit_specs) > _SPECS_LIMIT:
             self.suit_specs.clear()
-        self.suit_specs[m << 7 | w << 2 | s] = found
+        self.suit_specs[m << 5 | w] = found
         return found
 
     def _options(self, m: int) -> list[tuple]:
@@ -1002,6 +999,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
     deadwood by at most what they cost; nor can it beat the sum of what each suit left would
     leave with every wild to itself."""
     m0, m1, m2, m3 = suits
+    whole = m0 | m1 << SUIT_BITS | m2 << 2 * SUIT_BITS | m3 << 3 * SUIT_BITS
     e0, e1, e2, e3 = entries  # the suits' table entries
     p0, p1, p2, p3 = e0[6], e1[6], e2[6], e3[6]
     best_value = _least(p0, p1, p2, p3, budget)
@@ -1014,7 +1012,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
     choices = table.hub_choices(keys)
     cache, compute = table.cache, table.compute
     alone = [-1] * budget + [best_value]  # the best without cross-suit sets, by wilds
-    for need, l0, l1, l2, l3, gain, sets in choices:
+    for need, taken, gain, sets in choices:
         if need > budget or not sets:
             continue
         b = budget - need
@@ -1023,10 +1021,11 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
             bound = alone[b] = _least(p0, p1, p2, p3, b)
         if bound - gain >= best_value:
             continue
-        e0 = cache.get(m0 - l0) or compute(m0 - l0)
-        e1 = cache.get(m1 - l1) or compute(m1 - l1)
-        e2 = cache.get(m2 - l2) or compute(m2 - l2)
-        e3 = cache.get(m3 - l3) or compute(m3 - l3)
+        rest = whole - taken
+        n0, n1 = rest & SUIT_MASK, rest >> SUIT_BITS & SUIT_MASK
+        n2, n3 = rest >> 2 * SUIT_BITS & SUIT_MASK, rest >> 3 * SUIT_BITS
+        e0, e1 = cache.get(n0) or compute(n0), cache.get(n1) or compute(n1)
+        e2, e3 = cache.get(n2) or compute(n2), cache.get(n3) or compute(n3)
         r0, r1, r2, r3 = e0[6], e1[6], e2[6], e3[6]
         # no suit does better than with every wild to itself
         if r0[b] + r1[b] + r2[b] + r3[b] >= best_value:
@@ -1034,7 +1033,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
         value = _POINTS[b](r0, r1, r2, r3) if b < 5 else _least(r0, r1, r2, r3, b)
         if value < best_value:
             best_value = value
-            best_plan = (sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3], b, (e0, e1, e2, e3))
+            best_plan = (sets, [n0, n1, n2, n3], b, (e0, e1, e2, e3))
             if not value:
                 break
     return best_value, best_plan
@@ -1280,17 +1279,15 @@ def _wild_arrange(
     sets, left, budget, entries = plan
     # each meld as (kind, its naturals' ranks, their codes, wilds needed)
     specs: list[tuple] = []
-    for option in sets:
-        ks, rank = option[5], option[7]
-        keys = tuple(table.codes[s][rank] for s in range(4) for _ in range(ks[s]))
-        specs.append(("set", (rank,) * len(keys), keys, option[0]))
+    for need, rank, keys, _ in sets:
+        specs.append(("set", (rank,) * len(keys), keys, need))
     shares = _split_budget([e[6] for e in entries], budget, value)
     suit_specs = table.suit_specs
     for s in range(4):
         m = left[s]
         if m:
-            found = suit_specs.get(m << 7 | shares[s] << 2 | s)
-            specs += found if found is not None else table.specs(m, shares[s], s)
+            found = suit_specs.get(m << 5 | shares[s]) or table.specs(m, shares[s])
+            specs += found[s]
     extras = _wild_extras(specs, wilds)
     wild_cards = [c for k, c in zip(codes, hand, strict=True) if k == WILD_ONE]
     pool = dict(zip(codes, hand, strict=True))
@@ -1366,9 +1363,7 @@ def _no_wild_arrangement(hand, table, suits, sets, value) -> Arrangement:
     wanted: dict[int, list[tuple[int, int]]] = {}
     melds: list[list] = []
     plans = []
-    for option in sets:
-        ks = option[5]
-        rank = option[6] // FIELD + 1
+    for _, rank, _, ks in sets:
         plans.append([s << 4 | rank for s in range(4) for _ in range(ks[s])])
     for s in range(4):
         entry = table.entry(suits[s])

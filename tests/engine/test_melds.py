@@ -18,6 +18,7 @@ from games.engine import (
     can_go_out,
     discard_options,
     is_meld,
+    melds,  # the written-out (min, +) sums, to check against the loops
 )
 from games.engine.cards import make_deck, parse_cards
 from games.engine.melds import _Solver  # the general search, to check the fast path against
@@ -433,3 +434,24 @@ def test_the_benchmark_shape_agrees_with_the_general_search():
             check_arrangement(hand, 5, rules, result)
             general = _Solver(hand, 5, rules)
             assert result.penalty == general.solve(*general.start()), faces(hand)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(
+        st.lists(st.integers(0, 60), min_size=1, max_size=8).map(
+            lambda xs: (*sorted(xs, reverse=True), 0)
+        ),
+        min_size=4,
+        max_size=4,
+    ),
+    n=st.integers(0, 4),
+)
+def test_written_out_sums_match_the_loops(rows, n):
+    """The (min, +) of four suit rows written out for up to four wilds equals the general loops
+    (rows never rise and end with 0; padded with zeros as the suit table keeps them)."""
+    padded = [row + (0,) * melds.PAD for row in rows]
+    a, b, c, d = rows
+    expected = melds._point(melds._conv(a, b, n), melds._conv(c, d, n), n)
+    assert melds._POINTS[n](*padded) == expected
+    assert melds._least(*padded, n) == expected

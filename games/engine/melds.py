@@ -255,10 +255,10 @@ class _Solver:
         aces_high = self.rules.aces_high
         for t in counts:
             suit, rank = divmod(t, 13)  # rank from 0 here
-            same = tuple(get(s * 13 + rank, 0) for s in range(suit + 1, 4))
-            window = tuple(d for d in range(1, MAX_RUN_SPAN) if rank + d < 13 and t + d in counts)
+            same = tuple([get(s * 13 + rank, 0) for s in range(suit + 1, 4)])
+            window = tuple([d for d in range(1, MAX_RUN_SPAN) if rank + d < 13 and t + d in counts])
             high = (
-                tuple(r for r in range(9, 13) if suit * 13 + r in counts)
+                tuple([r for r in range(9, 13) if suit * 13 + r in counts])
                 if rank == 0 and aces_high
                 else ()
             )
@@ -376,7 +376,7 @@ class _Solver:
 
     def _absorb(self, w: int, s: int, mask: int) -> tuple[int, int]:
         """(wilds placed, of which in all-wild melds) for `w` wilds left over and slack `s`."""
-        room = s + sum(self.tables[i].slack0 for i in self.general if not mask >> i & 1)
+        room = s + sum([self.tables[i].slack0 for i in self.general if not mask >> i & 1])
         best = (min(w, room), 0)
         cap = self.cap
         if self.rules.all_wild_melds and (cap is None or cap >= 3):
@@ -475,7 +475,7 @@ def _cap_never_binds(hand: Sequence[Card], wild_rank: int | None, rules: Rules) 
     """True if a per-meld wild cap cannot matter: no cap, or no more wilds than it allows (then
     one meld may hold them all, as without a cap)."""
     cap = rules.max_wilds_per_meld
-    return cap is None or sum(1 for c in hand if c.rank == wild_rank or not c.rank) <= cap
+    return cap is None or len([c for c in hand if c.rank == wild_rank or not c.rank]) <= cap
 
 
 def arrange(
@@ -717,8 +717,15 @@ class _SuitTable:
         under `m << 5 | w`."""
         plan = self.plan(m, w)
         found = tuple(
-            tuple((kind, ranks, tuple(codes[r] for r in ranks), need) for kind, ranks, need in plan)
-            for codes in self.codes
+            [
+                tuple(
+                    [
+                        (kind, ranks, tuple([codes[r] for r in ranks]), need)
+                        for kind, ranks, need in plan
+                    ]
+                )
+                for codes in self.codes
+            ]
         )
         if len(self.suit_specs) > _SPECS_LIMIT:
             self.suit_specs.clear()
@@ -812,9 +819,9 @@ def _suit_table(rules: Rules) -> _SuitTable:
 def _conv(a: tuple[int, ...], b: tuple[int, ...], budget: int) -> tuple[int, ...]:
     """(min, +) of two 'deadwood by wilds allowed' rows, for budgets 0..budget."""
     if len(a) == 1:
-        return b[: budget + 1] if not a[0] else tuple(a[0] + x for x in b[: budget + 1])
+        return b[: budget + 1] if not a[0] else tuple([a[0] + x for x in b[: budget + 1]])
     if len(b) == 1:
-        return a[: budget + 1] if not b[0] else tuple(b[0] + x for x in a[: budget + 1])
+        return a[: budget + 1] if not b[0] else tuple([b[0] + x for x in a[: budget + 1]])
     # rows never rise and end with 0: b's first value on every entry of a (padded with
     # zeros), then each later value of b shifted along
     n = min(budget, len(a) + len(b) - 2) + 1
@@ -1338,7 +1345,7 @@ def _wild_extras(specs: list, wilds: int) -> list[int]:
     """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
     spread over runs; if the runs are full, a run's last natural becomes a set of its own (a
     wild takes its place), which leaves no more deadwood."""
-    extra = wilds - sum(spec[3] for spec in specs)
+    extra = wilds - sum([spec[3] for spec in specs])
     extras = [0] * len(specs)
     if not extra:
         return extras
@@ -1438,7 +1445,7 @@ class _FastHand:
             entries = [cache.get(m) or compute(m) for m in left]
             rows = [e[0] for e in entries]
             # removing a card of rank r lowers a suit's row by at most its penalty
-            bound = sum(row[b] for row in rows if b < len(row))
+            bound = sum([row[b] for row in rows if b < len(row)])
             if bound - 15 >= worst and bound >= best_wild:
                 continue
             if b:

@@ -670,7 +670,7 @@ class _SuitTable:
 
     def fill(self) -> None:
         """Every suit of a single deck (8192 of them, and the melds of each without wilds), then
-        every suit of two decks of up to six cards (about 20000 more), half a second in all:
+        every suit of two decks of up to six cards (about 16000 more), half a second in all:
         hands then seldom wait for the table, and a fresh hand finds its suits ready."""
         for bits in range(1 << 13):
             m = sum(UNIT[q + 1] for q in range(13) if bits >> q & 1)
@@ -793,7 +793,7 @@ _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
 _MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
 _EMPTY_SUIT = ((0,), (None,), 0, 0, 0, 0, (0,) * PAD)
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
-_SPECS_LIMIT = 20_000  # melds of a suit laid out for one wild share and suit number
+_SPECS_LIMIT = 20_000  # melds of a suit laid out for one share of the wilds, as each suit number
 
 
 def _count(m: int) -> int:

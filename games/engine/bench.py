@@ -130,7 +130,7 @@ def bench_rlcard(count: int) -> tuple[float, float] | None:
     start = time.perf_counter()
     arrange([], None, rules)  # builds the suit table for these rules
     built = (time.perf_counter() - start) * 1e3
-    print(f"  suit table (one deck; two decks up to six cards) built in {built:.0f} ms (once)")
+    print(f"  suit table (one deck; two decks up to five cards) built in {built:.0f} ms (once)")
     _line("ours (cold)", _time_each(arrange, [(h, None, rules) for h in cold]))
     for hand in warmup:
         arrange(hand, None, rules)

@@ -26,8 +26,9 @@ of a card)
   suits. A suit is a 26-bit int (2 bits of count per rank). For every suit, a table (kept across
   calls) holds the least deadwood for each number of wilds its melds may need, from a memoized
   search that takes the suit's lowest card and tries deadwood, each copy-set and each run
-  starting there. Every suit of one deck (8192) and every suit of two decks of up to six cards
-  (about 16000 more) are built on first use, in about half a second; bigger suits as they come.
+  starting there. Every suit of one deck (8192) and every suit of two decks of up to five cards
+  (about 5000 more) are built on first use, in about a quarter of a second (7 MB); bigger suits
+  as they come.
 - A hand is first encoded in one int, one table look-up per card summed: the four suit vectors
   side by side, the naturals' penalty, the number of wilds, and how many naturals of each rank.
 - A hand without wilds that holds no card twice (one deck) is settled by bit tests when it has
@@ -578,6 +579,7 @@ def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> lis
 
 BIG = 1 << 30
 PAD = 17  # suit rows padded with zeros to this length: a hand holds at most 16 wilds
+FILL_CARDS = 5  # two-deck suits of up to this many cards are built with the table
 FIELD = 2  # bits per rank in a suit vector: up to 3 copies of a card (3 decks)
 UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))
 LOW_BITS = sum(1 << FIELD * q for q in range(13))
@@ -670,16 +672,18 @@ class _SuitTable:
 
     def fill(self) -> None:
         """Every suit of a single deck (8192 of them, and the melds of each without wilds), then
-        every suit of two decks of up to six cards (about 16000 more), half a second in all:
-        hands then seldom wait for the table, and a fresh hand finds its suits ready."""
+        every suit of two decks of up to FILL_CARDS cards (about 5000 more): a quarter of a
+        second in all, after which a fresh hand seldom waits for its suits."""
         for bits in range(1 << 13):
             m = sum(UNIT[q + 1] for q in range(13) if bits >> q & 1)
             entry = self.entry(m)
             if entry[0][0] < entry[2]:
                 self.plan(m, 0)
         suits = [0]
-        for q in range(13):  # a rank at a time: 0, 1 or 2 copies, six cards at most in all
-            suits = [m + k * UNIT[q + 1] for m in suits for k in range(3) if _count(m) + k <= 6]
+        for q in range(13):  # a rank at a time: 0, 1 or 2 copies, FILL_CARDS at most in all
+            suits = [
+                m + k * UNIT[q + 1] for m in suits for k in range(3) if _count(m) + k <= FILL_CARDS
+            ]
         for m in suits:
             self.entry(m)
 
@@ -779,8 +783,11 @@ class _SuitTable:
                     choices[w] = choice
         end = values.index(0) + 1 if 0 in values else length
         held = (m | m >> 1) & LOW_BITS
+        # rows repeat across suits: one shared object each keeps the table small
         row = tuple(values[:end])
+        row = _ROWS.setdefault(row, row)
         padded = row + (0,) * (PAD - len(row)) if len(row) < PAD else row
+        padded = _ROWS.setdefault(padded, padded)
         result = (row, tuple(choices[:end]), total, naturals, held, m >> 1 & LOW_BITS, padded)
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
@@ -792,6 +799,7 @@ class _SuitTable:
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
 _MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
 _EMPTY_SUIT = ((0,), (None,), 0, 0, 0, 0, (0,) * PAD)
+_ROWS: dict[tuple[int, ...], tuple[int, ...]] = {}  # one object per distinct row
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
 _SPECS_LIMIT = 20_000  # melds of a suit laid out for one share of the wilds, as each suit number
 

@@ -792,6 +792,7 @@ class _SuitTable:
         if len(self.cache) > _SUIT_TABLE_LIMIT:
             self.cache.clear()
             self.cache[0] = _EMPTY_SUIT
+            _ROWS.clear()  # only shares objects: forgetting it changes no answer
         self.cache[m] = result
         return result
 

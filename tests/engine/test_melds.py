@@ -455,3 +455,19 @@ def test_written_out_sums_match_the_loops(rows, n):
     expected = melds._point(melds._conv(a, b, n), melds._conv(c, d, n), n)
     assert melds._POINTS[n](*padded) == expected
     assert melds._least(*padded, n) == expected
+
+
+def test_a_table_outgrowing_its_limit_forgets_and_stays_right(monkeypatch):
+    """The suit table clears itself past a size limit (a long-running process); answers stay the
+    general search's."""
+    monkeypatch.setattr(melds, "_SUIT_TABLE_LIMIT", 60)
+    rules = Rules(aces_high=True, face_cards_by_rank=True)
+    rng = random.Random("small table")
+    deck = make_deck(2, jokers=True)
+    for _ in range(60):
+        hand = rng.sample(deck, 14)
+        result = arrange(hand, 9, rules)
+        check_arrangement(hand, 9, rules, result)
+        general = _Solver(hand, 9, rules)
+        assert result.penalty == general.solve(*general.start()), faces(hand)
+    assert len(melds._suit_table(rules).cache) <= 61

@@ -644,10 +644,10 @@ class _SuitTable:
 
     def hub_choices(self, keys: list[int]) -> list[tuple]:
         """Every choice of cross-suit sets for the ranks of `_hub_keys` `keys` (one set at most
-        per rank, none at all first), as (wilds needed, the cards taken as a part of a hand's
-        code (the four suits side by side), the penalty saved, the sets). A set is (wilds
-        needed, rank, its naturals' codes, copies per suit). Each rank's own list is
-        remembered."""
+        per rank; none at all first, and alone if `keys` is empty), as (wilds needed, the cards
+        taken as a part of a hand's code (the four suits side by side), the penalty saved, the
+        sets). A set is (wilds needed, rank, its naturals' codes, copies per suit). Each rank's
+        own list is remembered."""
         rows = self.hub_rows
         choices = None
         for k in keys:
@@ -662,7 +662,7 @@ class _SuitTable:
                     for a in choices
                     for o in row
                 ]
-        return choices
+        return choices or _NO_CHOICE
 
     def _hub_choice(self, option: tuple) -> tuple:
         need, l0, l1, l2, l3, ks, _, rank, count = option
@@ -800,6 +800,7 @@ class _SuitTable:
 _SUIT_TABLES: dict[tuple[bool, bool], _SuitTable] = {}
 _MELDS: dict[tuple, tuple] = {}  # one shared object per meld shape
 _EMPTY_SUIT = ((0,), (None,), 0, 0, 0, 0, (0,) * PAD)
+_NO_CHOICE = [(0, 0, 0, ())]  # no cross-suit set at all
 _ROWS: dict[tuple[int, ...], tuple[int, ...]] = {}  # one object per distinct row
 _SUIT_TABLE_LIMIT = 100_000  # entries per table (~0.5 kB each) before it is cleared
 _SPECS_LIMIT = 20_000  # melds of a suit laid out for one share of the wilds, as each suit number
@@ -902,28 +903,6 @@ def _hub_keys(suits: list[int], budget: int) -> list[int]:
     return keys
 
 
-def _combos(suits: list[int], budget: int):
-    """Every choice of cross-suit sets: (wilds they need, sets, suits left)."""
-    yield 0, (), suits
-    hubs = [o for o in map(_hub_options, _hub_keys(suits, budget)) if o]
-    if not hubs:
-        return
-    m0, m1, m2, m3 = suits
-    for combo in product(*([None, *options] for options in hubs)):
-        sets = tuple(o for o in combo if o is not None)
-        if not sets:
-            continue
-        need = l0 = l1 = l2 = l3 = 0
-        for o in sets:
-            need += o[0]
-            l0 += o[1]
-            l1 += o[2]
-            l2 += o[3]
-            l3 += o[4]
-        if need <= budget:
-            yield need, sets, [m0 - l0, m1 - l1, m2 - l2, m3 - l3]
-
-
 Row = tuple[int, ...]
 
 
@@ -1016,8 +995,7 @@ def _fast_best(table: _SuitTable, suits: list[int], budget: int, entries: tuple)
     beat (best without cross-suit sets with n fewer wilds) - p, since removing cards lowers
     deadwood by at most what they cost; nor can it beat the sum of what each suit left would
     leave with every wild to itself."""
-    m0, m1, m2, m3 = suits
-    whole = m0 | m1 << SUIT_BITS | m2 << 2 * SUIT_BITS | m3 << 3 * SUIT_BITS
+    whole = _joined(suits)
     e0, e1, e2, e3 = entries  # the suits' table entries
     p0, p1, p2, p3 = e0[6], e1[6], e2[6], e3[6]
     best_value = _least(p0, p1, p2, p3, budget)
@@ -1143,26 +1121,43 @@ def _context(wild_rank: int | None, rules: Rules) -> _Context:
 def _from_code(hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, context):
     """The hand as a `_FastHand`, from its code; None if a card is held more than three times
     (the general search handles that)."""
+    table = context.table
+    split = _suit_entries(code, table, len(hand))
+    if split is None:
+        return None
+    suits, entries, wilds = split
+    total = sum([e[2] for e in entries])
+    wild_cards = [c for c in hand if c.rank == wild_rank or not c.rank] if wilds else []
+    return _FastHand(hand, wild_rank, rules, table, suits, wild_cards, entries, total)
+
+
+def _joined(suits: list[int]) -> int:
+    """The four suit vectors side by side, as in a hand's code."""
+    return suits[0] | suits[1] << SUIT_BITS | suits[2] << 2 * SUIT_BITS | suits[3] << 3 * SUIT_BITS
+
+
+def _suits_of(code: int) -> list[int]:
+    """The four suit vectors of a hand's code (or of any int holding them side by side)."""
+    return [
+        code & SUIT_MASK,
+        code >> SUIT_BITS & SUIT_MASK,
+        code >> 2 * SUIT_BITS & SUIT_MASK,
+        code >> 3 * SUIT_BITS & SUIT_MASK,
+    ]
+
+
+def _suit_entries(code: int, table: _SuitTable, size: int):
+    """(the four suits, their table entries, the number of wilds) of a hand of `size` cards
+    from its code; None if a card is held more than three times (a count overflowed)."""
     if code & SUIT_OVERFLOW:
         return None
-    table = context.table
-    cache = table.cache
-    s0 = code & SUIT_MASK
-    s1 = code >> SUIT_BITS & SUIT_MASK
-    s2 = code >> 2 * SUIT_BITS & SUIT_MASK
-    s3 = code >> 3 * SUIT_BITS & SUIT_MASK
-    e0 = cache.get(s0) or table.compute(s0)
-    e1 = cache.get(s1) or table.compute(s1)
-    e2 = cache.get(s2) or table.compute(s2)
-    e3 = cache.get(s3) or table.compute(s3)
+    cache, compute = table.cache, table.compute
+    suits = _suits_of(code)
+    entries = tuple([cache.get(m) or compute(m) for m in suits])
     wilds = code >> WILD_SHIFT & PEN_MASK
-    if e0[3] + e1[3] + e2[3] + e3[3] != len(hand) - wilds:  # a count overflowed
+    if entries[0][3] + entries[1][3] + entries[2][3] + entries[3][3] + wilds != size:
         return None
-    total = e0[2] + e1[2] + e2[2] + e3[2]
-    wild_cards = [c for c in hand if c.rank == wild_rank or not c.rank] if wilds else []
-    return _FastHand(
-        hand, wild_rank, rules, table, [s0, s1, s2, s3], wild_cards, (e0, e1, e2, e3), total
-    )
+    return suits, entries, wilds
 
 
 def _split_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> _FastHand | None:
@@ -1280,18 +1275,12 @@ def _wild_arrange(
 ) -> Arrangement | None:
     """`arrange` without a wild cap or table melds, for a hand holding wilds (`codes`: each
     card's code, `code` their sum); None when a card is held more than three times."""
-    if code & SUIT_OVERFLOW:
-        return None
     table = context.table
-    cache, compute = table.cache, table.compute
-    m0, m1 = code & SUIT_MASK, code >> SUIT_BITS & SUIT_MASK
-    m2, m3 = code >> 2 * SUIT_BITS & SUIT_MASK, code >> 3 * SUIT_BITS & SUIT_MASK
-    e0, e1 = cache.get(m0) or compute(m0), cache.get(m1) or compute(m1)
-    e2, e3 = cache.get(m2) or compute(m2), cache.get(m3) or compute(m3)
-    wilds = code >> WILD_SHIFT & PEN_MASK
-    if e0[3] + e1[3] + e2[3] + e3[3] + wilds != len(hand) or wilds >= PAD:  # a count overflowed
+    split = _suit_entries(code, table, len(hand))
+    if split is None or split[2] >= PAD:  # more wilds than a padded row holds: general search
         return None
-    value, plan = _fast_best(table, [m0, m1, m2, m3], wilds, (e0, e1, e2, e3))
+    suits, entries, wilds = split
+    value, plan = _fast_best(table, suits, wilds, entries)
     if value >= code >> PEN_SHIFT & PEN_MASK:
         return _from_code(hand, wild_rank, rules, code, context)._no_meld()
     sets, left, budget, entries = plan
@@ -1449,7 +1438,11 @@ class _FastHand:
         best: dict[int, int] = {}
         best_wild = BIG
         worst = BIG  # the largest best value so far: a choice that cannot beat it is skipped
-        for need, _, left in _combos(self.suits, budget):
+        whole = _joined(self.suits)
+        for need, taken, _, _ in table.hub_choices(_hub_keys(self.suits, budget)):
+            if need > budget:
+                continue
+            left = _suits_of(whole - taken)
             b = budget - need
             entries = [cache.get(m) or compute(m) for m in left]
             rows = [e[0] for e in entries]

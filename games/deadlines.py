@@ -252,8 +252,8 @@ def _drop(game: Game, seat: Seat, now: datetime) -> None:
     seat.autopilot = False
     seat.save(update_fields=["resigned", "dropped", "autopilot"])
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
-        services._finish(game, GameState.from_dict(game.state), now=now)
-        game.to_move_seat = None
+        state = GameState.from_dict(game.state)
+        services._finish(game, state, now=now, reason=Game.EndReason.DROPPED)
 
 
 def _reminder_game_ids(now: datetime) -> list[int]:

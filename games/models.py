@@ -1,5 +1,6 @@
 """Games, seats, moves and round results. The engine snapshot in Game.state is a cache: the moves
-rebuild it exactly (games.services.game_rebuild_state)."""
+rebuild it exactly (games.selectors.replayed_state). Whether a game is over, and why, is the
+row's `status` and `end_reason`: an early end leaves the snapshot mid-round."""
 
 import secrets
 
@@ -29,6 +30,11 @@ class Game(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
+    class EndReason(models.TextChoices):
+        COMPLETED = "completed", _("Every round played")
+        RESIGNED = "resigned", _("Ended by a resignation")
+        DROPPED = "dropped", _("Ended by a player dropped for timeouts")
+
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
@@ -53,6 +59,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True)
 
     class Meta:
         constraints = [
@@ -80,6 +87,11 @@ class Game(models.Model):
                 condition=Q(status="finished", finished_at__isnull=False)
                 | ~Q(status="finished") & Q(finished_at__isnull=True),
                 name="game_finished_at_iff_finished",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="finished", end_reason__in=["completed", "resigned", "dropped"])
+                | ~Q(status="finished") & Q(end_reason=""),
+                name="game_end_reason_iff_finished",
             ),
             models.CheckConstraint(
                 condition=Q(to_move_seat__isnull=True)

@@ -236,7 +236,9 @@ def describe_move(record: dict, names: list[str]) -> str:
 
 
 def table(game: Game, seat: Seat | None) -> dict:
-    """Everything the table shows `seat` (None: a spectator), from its PlayerView alone."""
+    """Everything the table shows `seat` (None: a spectator), from its PlayerView alone. Whether
+    the game is over is the game row's word (a resignation ends it mid-round), never the view's."""
+    over = game.status == Game.Status.FINISHED
     state = GameState.from_dict(game.state)
     index = seat.index if seat else None
     view = state.view(index)
@@ -244,6 +246,7 @@ def table(game: Game, seat: Seat | None) -> dict:
     seats = list(game.seats.select_related("user").order_by("index"))
     names = [s.user.name for s in seats]
     wild = view.wild_rank
+    to_move = None if over else view.to_move
     players = []
     for s in seats:
         players.append(
@@ -254,7 +257,7 @@ def table(game: Game, seat: Seat | None) -> dict:
                 "is_bot": s.user.is_bot,
                 "cards": view.card_counts[s.index],
                 "total": view.totals[s.index],
-                "to_move": view.to_move == s.index,
+                "to_move": to_move == s.index,
                 "dealer": view.dealer == s.index,
                 "went_out": view.went_out == s.index,
                 "melds": [cards_info(meld, wild) for meld in view.shown_melds[s.index]],
@@ -262,9 +265,10 @@ def table(game: Game, seat: Seat | None) -> dict:
         )
     hand = go_out = hint = None
     can_draw = {"stock": False, "discard": False}
-    if view.hand is not None:
+    my_turn = view.my_turn and not over and not (seat and seat.resigned)
+    if view.hand is not None and not over:
         ordered = sort_hand(view.hand, seat, wild)
-        legal = view.legal_actions
+        legal = view.legal_actions if my_turn else ()
         sources = {a.source for a in legal if isinstance(a, Draw)}
         can_draw = {source: source in sources for source in ("stock", "discard")}
         discardable = {a.card.token for a in legal if isinstance(a, Discard)}
@@ -275,7 +279,7 @@ def table(game: Game, seat: Seat | None) -> dict:
              "goes_out": c.token in go_out, "just_drawn": c == drawn}
             for c in ordered
         ]  # fmt: skip
-        hint = _hint(view.hand, wild, view.rules, view.phase == "discard")
+        hint = _hint(view, discardable)
     since = []
     if seat is not None and seat.seen_version < game.version:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
@@ -291,7 +295,7 @@ def table(game: Game, seat: Seat | None) -> dict:
             "wild": rank_plural(result.wild_rank),
             "went_out": names[result.went_out] if result.went_out is not None else None,
             # Open the summary while the new round is young: a turn each at most.
-            "fresh": view.is_over
+            "fresh": over
             or Move.objects.filter(game=game, round_index=view.round_index).count()
             < 2 * view.players,
             "seats": [
@@ -305,6 +309,8 @@ def table(game: Game, seat: Seat | None) -> dict:
     return {
         "game": game,
         "view": view,
+        "over": over,
+        "ended_early": over and game.end_reason != Game.EndReason.COMPLETED,
         "me": seat,
         "players": players,
         "names": names,
@@ -318,21 +324,23 @@ def table(game: Game, seat: Seat | None) -> dict:
         "since": since,
         "last_round": last_round,
         "scoresheet": scoresheet(view),
-        "ranking": ranking(game, seats) if view.is_over else None,
-        "my_turn": view.my_turn and not (seat and seat.resigned),
-        "to_move_name": names[view.to_move] if view.to_move is not None else None,
+        "ranking": ranking(game, seats) if over else None,
+        "my_turn": my_turn,
+        "to_move_name": names[to_move] if to_move is not None else None,
         "rules_summary": rules_summary(view.rules),
     }
 
 
-def _hint(hand, wild_rank, rules, after_draw: bool) -> dict:
+def _hint(view, discardable: set[str]) -> dict:
     """The best arrangement of the player's own hand, and its penalty; after drawing, the best
-    discard first."""
+    discard first, chosen among the discards the rules allow (never the card just taken)."""
     discard = None
-    cards = list(hand)
-    if after_draw and len(cards) > 1:
+    cards = list(view.hand)
+    wild_rank, rules = view.wild_rank, view.rules
+    if view.my_turn and view.phase == "discard" and discardable:
         options = discard_options(cards, wild_rank, rules)
-        discard = min(options, key=lambda c: (options[c], -rules.penalty(c, wild_rank)))
+        allowed = [card for card in options if card.token in discardable]
+        discard = min(allowed, key=lambda c: (options[c], -rules.penalty(c, wild_rank)))
         cards.remove(discard)
     best = arrange(cards, wild_rank, rules)
     return {

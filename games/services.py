@@ -305,7 +305,7 @@ def _apply(
     turn_changed = state.to_move != before_to_move or record.round_ended
     _store_state(game, state, now=now, turn_changed=turn_changed)
     if state.is_over:
-        _finish(game, state, now=now)
+        _finish(game, state, now=now, reason=Game.EndReason.COMPLETED)
     if not by_bot and seat.autopilot:
         seat.autopilot = False  # the player is back
         seat.timeouts = 0
@@ -348,10 +348,14 @@ def _record_round(game: Game, state: GameState) -> None:
     )
 
 
-def _finish(game: Game, state: GameState, *, now) -> None:
+def _finish(game: Game, state: GameState, *, now, reason: str) -> None:
+    """End the game: the row's status (and why) is the one fact every page, poll, mail and task
+    reads; an early end (resignation, drop) leaves the engine's state mid-round."""
     game.status = Game.Status.FINISHED
+    game.end_reason = reason
     game.finished_at = now
     game.deadline = None
+    game.to_move_seat = None
     seats = list(game.seats.all())
     # Lowest total first; a tie shares the rank; a resigned player ranks after everyone who stayed.
     standing = {seat.pk: (seat.resigned, state.totals[seat.index]) for seat in seats}
@@ -402,8 +406,7 @@ def game_resign(*, game_id: int, user: User) -> Game:
     seat.save(update_fields=["resigned"])
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
         state = GameState.from_dict(game.state)
-        _finish(game, state, now=timezone.now())
-        game.to_move_seat = None
+        _finish(game, state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
     game.save()
     _after_commit(game)
     return game

@@ -1,13 +1,14 @@
 """Views parse the request, call one service, and render a page or its partial."""
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from . import notifications, selectors, services
 from .engine import Rules
@@ -75,10 +76,13 @@ def game_new(request):
     return render(request, "games/new.html", {"form": form})
 
 
+def _invite_of(request, game) -> str | None:
+    return request.GET.get("invite") or request.session.get(f"invite-{game.pk}")
+
+
 def _require_watchable(request, game, seat) -> None:
     """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
-    invite = request.GET.get("invite") or request.session.get(f"invite-{game.pk}")
-    if not selectors.can_watch(game, seat, invite):
+    if not selectors.can_watch(game, seat, _invite_of(request, game)):
         raise Http404(_("There is no such game."))
 
 
@@ -88,6 +92,23 @@ def _viewable_game(request, game_id):
         raise Http404(_("There is no such game."))
     _require_watchable(request, game, seat)
     return game, seat
+
+
+def _to_login(request, next_path: str):
+    """To the login page, and back to `next_path` after it (an HTMX request navigates)."""
+    url = f"{reverse('login')}?{urlencode({'next': next_path})}"
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _login_first(request, game_id):
+    """A logged-out visitor following a link to a game (from a mail, say) logs in first and then
+    lands on it; only a waiting room shows itself to them (with its own 'Log in to join')."""
+    if request.user.is_authenticated:
+        return None
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+    if status is None or status == Game.Status.OPEN:
+        return None
+    return _to_login(request, request.get_full_path())
 
 
 def _page_context(request, game, seat, error=None):
@@ -117,6 +138,8 @@ def _render_game(request, game, seat, *, status=200, error=None):
 
 
 def game_detail(request, game_id):
+    if login := _login_first(request, game_id):
+        return login
     game, seat = _viewable_game(request, game_id)
     return _render_game(request, game, seat)
 
@@ -124,6 +147,8 @@ def game_detail(request, game_id):
 @never_cache
 def game_table(request, game_id):
     """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
+    if _login_first(request, game_id):  # the session ended while the table was open
+        return _to_login(request, reverse("game", kwargs={"game_id": game_id}))
     game, seat = selectors.game_for_poll(game_id, request.user)
     unchanged = game is not None and _count(request.GET.get("v")) == game.version
     if unchanged and game.status == Game.Status.ACTIVE:
@@ -155,24 +180,29 @@ def _version(request) -> int:
 
 
 def _act(request, game_id, service, **kwargs):
-    """Run one write service for the player, then answer with the table (HTMX) or a redirect."""
+    """Run one write service for the player, then answer with the table (HTMX) or a redirect.
+    A refusal answers its 4xx with the page (or, for HTMX, the table) showing the message once,
+    in the table's message area; a game the player may not see shows the message alone."""
     if not request.user.is_authenticated:
-        return redirect(f"{reverse('login')}?next={reverse('game', kwargs={'game_id': game_id})}")
+        return _to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
         service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
         game, seat = selectors.game_for_viewer(game_id, request.user)
-        if game is None:
-            raise Http404(error.message) from None
-        if not request.htmx:
-            messages.error(request, error.message)
-        if seat is None and not game.is_public:
-            return HttpResponse(error.message, status=error.status, content_type="text/plain")
+        if game is None or not selectors.can_watch(game, seat, _invite_of(request, game)):
+            return _render_error(request, error.message, status=error.status)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = selectors.game_for_viewer(game_id, request.user)
         return _render_game(request, game, seat)
     return redirect("game", game_id=game_id)
+
+
+def _render_error(request, message: str, *, status: int):
+    """A refusal with no table to show it on: a styled page, or for HTMX the fragment that takes
+    the table's place."""
+    template = "games/error.html#message" if request.htmx else "games/error.html"
+    return render(request, template, {"error": message}, status=status)
 
 
 def _move(service, field):
@@ -203,7 +233,19 @@ def _post(service):
 game_join = _post(services.game_join)
 game_leave = _post(services.game_leave)
 game_start = _post(services.game_start)
-game_resign = _post(services.game_resign)
+
+
+def game_resign(request, game_id):
+    """GET: ask first (a page, so it works without JavaScript). POST: resign."""
+    if request.method == "POST":
+        return _act(request, game_id, services.game_resign)
+    if login := _login_first(request, game_id):
+        return login
+    game, seat = _viewable_game(request, game_id)
+    if seat is None or seat.resigned or game.status != Game.Status.ACTIVE:
+        return redirect("game", game_id=game_id)
+    people = game.seats.filter(user__is_bot=False, resigned=False).count()
+    return render(request, "games/resign.html", {"game": game, "ends_game": people <= 2})
 
 
 @require_POST
@@ -222,6 +264,8 @@ def hand_sort(request, game_id):
 
 
 def game_history(request, game_id):
+    if login := _login_first(request, game_id):
+        return login
     game, seat = _viewable_game(request, game_id)
     return render(
         request,
@@ -231,6 +275,8 @@ def game_history(request, game_id):
 
 
 def game_replay(request, game_id):
+    if login := _login_first(request, game_id):
+        return login
     game, _seat = _viewable_game(request, game_id)
     if game.status != Game.Status.FINISHED:
         return render(

@@ -1,0 +1,201 @@
+"""The table page around the moves: how a game's end shows, the resign step, the hint, errors on
+moves with and without HTMX, and logged-out readers following a link."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine import Card, Discard, Draw, GameState, Rules
+from games.models import Game
+from tests.factories import UserFactory, play_one, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def duel():
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    return game, by_seat
+
+
+def page(client, name, game, **params):
+    return client.get(reverse(name, args=[game.pk]), params)
+
+
+def post(client, name, game, data=None, htmx=False):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse(name, args=[game.pk]), data or {}, **headers)
+
+
+# -- the end of a game: the game row is the one source of truth ------------------------------
+
+
+def test_a_game_ended_by_resignation_shows_as_over_to_the_other_player(client, duel):
+    game, by_seat = duel
+    alice, bob = by_seat[game.to_move_seat], by_seat[1 - game.to_move_seat]
+    services.game_resign(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.RESIGNED
+    client.force_login(alice)
+    for response in (page(client, "game", game), page(client, "game_table", game, v=0)):
+        html = response.content.decode()
+        assert response.status_code == 200
+        assert "Game over" in html and "ended early by a resignation" in html
+        assert "Your turn" not in html and "to play" not in html
+        assert 'name="source"' not in html and 'form method="post" action="/games' not in html
+        assert "Final ranking" in html and "hx-get" not in html  # the poll stops
+        assert f'action="{reverse("move_discard", args=[game.pk])}"' not in html
+    # The stock and discard are gone, so nothing invites a click that would answer 409.
+    assert response.context["hand"] is None and not response.context["my_turn"]
+
+
+def test_a_game_played_to_the_end_says_so_without_an_early_end(client, duel):
+    game, by_seat = duel
+    while game.status == Game.Status.ACTIVE:
+        play_one(game, by_seat)
+    assert game.end_reason == Game.EndReason.COMPLETED
+    client.force_login(by_seat[0])
+    html = page(client, "game", game).content.decode()
+    assert "Game over" in html and "ended early" not in html and "Final ranking" in html
+
+
+def test_a_drop_that_ends_the_game_records_why(duel):
+    from games import deadlines
+
+    game, _by_seat = duel
+    seat = game.seats.get(index=game.to_move_seat)
+    deadlines._drop(game, seat, now=game.started_at)
+    game.save()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.DROPPED
+    assert game.to_move_seat is None and game.deadline is None
+
+
+# -- resigning asks first --------------------------------------------------------------------
+
+
+def test_resign_is_a_link_to_a_question_and_only_the_post_resigns(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[0])
+    table = page(client, "game", game).content.decode()
+    resign = reverse("game_resign", args=[game.pk])
+    assert f'href="{resign}"' in table and f'action="{resign}"' not in table
+    question = client.get(resign)
+    html = question.content.decode()
+    assert question.status_code == 200 and "Yes, resign" in html and "keep playing" in html
+    assert "ends the game now" in html  # two people: resigning ends it
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and not game.seats.filter(resigned=True).exists()
+    assert post(client, "game_resign", game).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.seats.get(index=0).resigned
+    # Asking again after the end just goes back to the table.
+    assert client.get(resign).status_code == 302
+
+
+# -- the hint --------------------------------------------------------------------------------
+
+
+def test_the_hint_never_suggests_throwing_back_the_card_just_taken(client, duel):
+    """5H 6H 7H + the KS taken from the discard pile: throwing the KS back would leave a run
+    (penalty 0), but the rules forbid it; the hint picks among the legal discards."""
+    game, by_seat = duel
+    state = GameState.from_dict(game.state)
+    seat = state.to_move
+    state.hands[seat] = [Card.from_token(t) for t in ("5H", "6H", "7H")]
+    state.discard_pile = [Card.from_token("2C"), Card.from_token("KS")]
+    state.apply(Draw(seat, "discard"))
+    taken = Card.from_token("KS")
+    assert not state.is_legal(Discard(seat, taken))
+    game.state, game.version = state.to_dict(), state.action_count
+    game.save()
+    client.force_login(by_seat[seat])
+    hint = page(client, "game", game).context["hint"]
+    legal = {a.card.token for a in state.legal_actions() if isinstance(a, Discard)}
+    assert hint["discard"] is not None and hint["discard"].token in legal
+
+
+def test_no_discard_hint_while_another_player_is_to_discard(client, duel):
+    game, by_seat = duel
+    play_one(game, by_seat)  # the player to move drew; now they discard
+    client.force_login(by_seat[1 - game.to_move_seat])
+    hint = page(client, "game", game).context["hint"]
+    assert hint["discard"] is None
+
+
+# -- errors on moves: once, in the table's message area --------------------------------------
+
+
+def test_an_htmx_move_refused_answers_the_table_with_the_message_once(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    response = post(client, "move_discard", game, {"card": "7H", "version": 0}, htmx=True)
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert html.lstrip().startswith('<div id="table"') and "<html" not in html
+    assert html.count("Draw a card first") == 1 and 'class="message error"' in html
+
+
+def test_a_move_refused_without_javascript_shows_the_message_once(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    response = post(client, "move_discard", game, {"card": "7H", "version": 0})
+    html = response.content.decode()
+    assert response.status_code == 400 and "<html" in html
+    assert html.count("Draw a card first") == 1
+    # ... and not again on the next page either (no stored message left behind).
+    assert "Draw a card first" not in page(client, "game", game).content.decode()
+
+
+def test_a_refusal_on_a_game_the_player_may_not_see_is_a_styled_message(client):
+    game = services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2, is_public=False)
+    client.force_login(UserFactory())
+    for htmx in (False, True):
+        response = post(client, "move_draw", game, {"source": "stock", "version": 0}, htmx=htmx)
+        html = response.content.decode()
+        assert response.status_code == 403 and 'class="message error"' in html
+        assert ("<html" in html) is not htmx
+        assert game.invite_code not in html
+
+
+def test_htmx_swaps_4xx_answers_into_the_page(client):
+    """The page's htmx configuration swaps every 4xx (they carry the table with its message)
+    and loads htmx without django-htmx's DEBUG helper, which would replace the whole page."""
+    client.force_login(UserFactory())
+    html = client.get(reverse("home")).content.decode()
+    assert '{"code": "4..", "swap": true, "error": false}' in html
+    assert "django-htmx.js" not in html and "htmx-2.min.js" in html
+
+
+# -- links followed while logged out ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("public", [True, False])
+@pytest.mark.parametrize("name", ["game", "game_history", "game_replay"])
+def test_a_logged_out_reader_logs_in_and_lands_on_the_game(client, public, name):
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users, is_public=public)
+    url = reverse(name, args=[game.pk])
+    response = client.get(url)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('login')}?next={url.replace('/', '%2F')}"
+    login = client.post(
+        response["Location"],
+        {"username": users[1].username, "password": "correct horse battery", "next": url},
+    )
+    assert login.status_code == 302 and login["Location"] == url
+
+
+def test_an_htmx_poll_after_the_session_ended_navigates_to_the_login(client, duel):
+    game, _by_seat = duel
+    response = client.get(reverse("game_table", args=[game.pk]), {"v": 0}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and reverse("login") in response["HX-Redirect"]
+
+
+def test_the_log_in_link_comes_back_to_the_page(client):
+    game = services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2)
+    html = page(client, "game", game).content.decode()
+    login = f'href="{reverse("login")}?next={reverse("game", args=[game.pk])}"'
+    assert f"<a {login}>Log in</a>" in html  # the bar's own link, not only the page's button

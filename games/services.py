@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -159,25 +160,26 @@ def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> 
         bot = next(b for b in bots_ensure() if b.bot_kind == bot_kind)
     seats = []
     taken = set(game.seats.values_list("index", flat=True))
-    bot_seated = game.seats.filter(user=bot).exists()
+    # One account per bot kind, but a bot may hold several seats: its second seat goes to the
+    # numbered sibling account "<name> 2", the third to "<name> 3", and so on.
+    same_kind = Q(user=bot) | Q(user__bot_kind__startswith=f"{bot_kind}-")
+    seated = game.seats.filter(same_kind).count()
     for index in range(game.seat_count):
         if index in taken:
             continue
-        # One account per bot kind, but a bot may hold several seats: seats of the same bot kind
-        # after the first use that kind's numbered sibling accounts.
-        seat_user = bot if not bot_seated else _bot_sibling(bot, len(seats) + 1)
+        seat_user = bot if seated == 0 else _bot_sibling(bot, seated + 1)
         seats.append(Seat.objects.create(game=game, index=index, user=seat_user))
-        bot_seated = True
+        seated += 1
     return seats
 
 
 def _bot_sibling(bot: User, number: int) -> User:
-    """A further account for the same bot kind, so that one game can seat it several times."""
-    kind = f"{bot.bot_kind}-{number + 1}"
+    """The bot's account for its `number`-th seat at one game (2, 3, …)."""
+    kind = f"{bot.bot_kind}-{number}"
     sibling, _created = User.objects.get_or_create(
         is_bot=True,
         bot_kind=kind,
-        defaults={"username": f"bot-{kind}", "display_name": f"{bot.display_name} {number + 1}"},
+        defaults={"username": f"bot-{kind}", "display_name": f"{bot.display_name} {number}"},
     )
     return sibling
 

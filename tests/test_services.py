@@ -61,6 +61,19 @@ def test_host_leaving_cancels_and_bots_fill_every_empty_seat():
     assert game.status == Game.Status.CANCELLED
 
 
+def test_a_bot_seated_several_times_is_numbered_2_3_in_order():
+    host, guest = UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=4)
+    services.game_fill_with_bots(game_id=game.pk, user=host, bot_kind="easy")
+    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    assert names[1:] == ["Easy Bot", "Easy Bot 2", "Easy Bot 3"]
+    # Filling again later continues the numbering.
+    other = services.game_create(creator=guest, rules=Rules(), seat_count=3)
+    services.game_join(game_id=other.pk, user=host)
+    services.game_fill_with_bots(game_id=other.pk, user=guest, bot_kind="easy")
+    assert [s.user.name for s in other.seats.select_related("user")][2] == "Easy Bot"
+
+
 def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     users = [UserFactory(), UserFactory()]
     game = started_game(users, time_per_move_days=2)

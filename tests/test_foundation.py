@@ -66,3 +66,38 @@ def test_production_passes_check_deploy_without_warnings(tmp_path):
     result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"}, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_the_console_drops_the_table_polls_that_find_nothing_new(monkeypatch):
+    import logging
+
+    from config.logging import QuietPolls
+
+    def line(status):
+        record = logging.LogRecord("django.server", logging.INFO, "", 0, "GET", (), None)
+        record.status_code = status
+        return record
+
+    monkeypatch.delenv("LOG_POLLS", raising=False)
+    assert not QuietPolls().filter(line(204))
+    assert QuietPolls().filter(line(200)) and QuietPolls().filter(line(409))
+    monkeypatch.setenv("LOG_POLLS", "1")
+    assert QuietPolls().filter(line(204))
+
+
+def test_serve_starts_a_child_that_died_again(monkeypatch):
+    from games.management.commands import serve
+
+    monkeypatch.setattr(serve, "RESTART_DELAY_SECONDS", 0)
+    said = []
+    child = serve.Child("worker", [sys.executable, "-c", "pass"], {}, said.append)
+    first = child.process
+    first.wait(timeout=30)
+    child.check()
+    assert child.process is not first and said == [
+        "The worker stopped (exit code 0); starting it again."
+    ]
+    child.stop()
+    child.process.wait(timeout=30)
+    child.check()  # stopped on purpose: not started again
+    assert len(said) == 1

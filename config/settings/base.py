@@ -166,7 +166,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
-    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_URL = "filesystem://localhost//"  # a host named: kombu warns otherwise
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(BROKER_DIR / "queue"),
         "data_folder_out": str(BROKER_DIR / "queue"),
@@ -209,6 +209,19 @@ YOUR_TURN_MAIL_DELAY_SECONDS = float(os.environ.get("YOUR_TURN_MAIL_DELAY_SECOND
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"quiet_polls": {"()": "config.logging.QuietPolls"}},
+    "formatters": {"server": {"format": "[{asctime}] {message}", "style": "{"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler"},
+        "server": {
+            "class": "logging.StreamHandler",
+            "filters": ["quiet_polls"],
+            "formatter": "server",
+        },
+    },
+    "loggers": {
+        # runserver's request lines, without the table's "nothing new" polls (204).
+        "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

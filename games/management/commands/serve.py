@@ -1,13 +1,52 @@
-"""Serve the whole app on one machine: web, a Celery worker and Celery beat, stopped together."""
+"""Serve the whole app on one machine: web, a Celery worker and Celery beat, stopped together; a
+worker or beat that dies is started again."""
 
+import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
+import time
 
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+
+# Celery warns at every start when run as root (it cannot know that this is one person's machine
+# running JSON-only tasks); `serve` says it once, in words a newcomer can act on, instead.
+ROOT_NOTE = (
+    "Running as root: fine on your own machine. In production run the worker and beat as an "
+    "unprivileged user (see README, Deploying)."
+)
+RESTART_DELAY_SECONDS = 2
+
+
+class Child:
+    """One background process, started again (after a short pause) whenever it exits."""
+
+    def __init__(self, name: str, argv: list[str], env: dict, write):
+        self.name, self.argv, self.env, self.write = name, argv, env, write
+        self.stopped = False
+        self.process = self.start()
+
+    def start(self) -> subprocess.Popen:
+        return subprocess.Popen(self.argv, env=self.env)
+
+    def check(self) -> None:
+        code = self.process.poll()
+        if code is not None and not self.stopped:
+            self.write(f"The {self.name} stopped (exit code {code}); starting it again.")
+            time.sleep(RESTART_DELAY_SECONDS)
+            self.process = self.start()
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
 
 
 class Command(BaseCommand):
@@ -15,35 +54,45 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
+        parser.add_argument(
+            "--verbose",
+            action="store_true",
+            help="Log every task the worker runs and every beat, and every table poll.",
+        )
 
-    def handle(self, *args, addrport, **options):
+    def handle(self, *args, addrport, verbose, **options):
         host, _, port = addrport.rpartition(":")
         with socket.socket() as probe:  # runserver exits hard on a taken port: check first
             if probe.connect_ex((host or "127.0.0.1", int(port))) == 0:
                 raise CommandError(f"{addrport} is already in use: stop what serves there first.")
+        level = "INFO" if verbose else "WARNING"
+        env = {**os.environ, "PYTHONWARNINGS": "ignore:You're running the worker with superuser"}
+        if verbose:
+            os.environ["LOG_POLLS"] = "1"
+        if os.geteuid() == 0:
+            self.stdout.write(ROOT_NOTE)
         celery = [sys.executable, "-m", "celery", "-A", "config"]
+        schedule = settings.CELERY_BEAT_SCHEDULE_FILENAME
+        write = self.stdout.write
         children = [
-            subprocess.Popen([*celery, "worker", "--loglevel", "INFO", "--concurrency", "2"]),
-            subprocess.Popen(
-                [
-                    *celery,
-                    "beat",
-                    "--loglevel",
-                    "INFO",
-                    "--schedule",
-                    settings.CELERY_BEAT_SCHEDULE_FILENAME,
-                ]
-            ),
+            Child("worker", [*celery, "worker", "-l", level, "--concurrency", "2"], env, write),
+            Child("beat", [*celery, "beat", "-l", level, "--schedule", schedule], env, write),
         ]
+        stopping = threading.Event()
+
+        def supervise():
+            while not stopping.wait(1):
+                for child in children:
+                    child.check()
+
+        threading.Thread(target=supervise, daemon=True).start()
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(self.style.SUCCESS(f"Three Thirteen is at http://{addrport}/"))
+        if not verbose:
+            self.stdout.write("Quiet console: `manage.py serve --verbose` shows tasks and polls.")
         try:
             call_command("runserver", addrport, use_reloader=False)
         finally:
+            stopping.set()
             for child in children:
-                child.terminate()
-            for child in children:
-                try:
-                    child.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    child.kill()
+                child.stop()

@@ -18,6 +18,7 @@ from accounts.models import User
 from .engine import BOTS, Action, Discard, Draw, GameState, GoOut, RuleError, Rules, get_bot
 from .engine.cards import Card
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
+from .oncommit import enqueue_on_commit
 
 
 class GameError(Exception):
@@ -382,8 +383,8 @@ def _after_commit(game: Game) -> None:
     if bot_kind_of(seat) is not None:
         from .tasks import bot_move
 
-        bot_move.apply_async_on_commit(
-            (game.pk, game.version), countdown=settings.BOT_MOVE_DELAY_SECONDS
+        enqueue_on_commit(
+            bot_move, (game.pk, game.version), countdown=settings.BOT_MOVE_DELAY_SECONDS
         )
     elif game.turn_version == game.version:
         from .notifications import your_turn_queue

@@ -2,6 +2,7 @@
 after the configured delay; twice, or late, it does nothing; the bot decides from its own view
 only. The queue here is the test broker, read back as a worker would."""
 
+import contextlib
 from datetime import datetime
 
 import pytest
@@ -170,3 +171,42 @@ def test_the_bot_plays_a_seat_on_autopilot_or_resigned_but_never_a_person_playin
     seat.save(update_fields=["autopilot"])
     assert services.bot_play_turn(game_id=game.pk, version=game.version) is True
     assert Move.objects.get(game=game, seq=game.version).by_bot
+
+
+@contextlib.contextmanager
+def broker_down_now():
+    """The app's broker pointed at a port where nothing listens (a real refused connection)."""
+    saved = celery_app.conf.broker_url, celery_app.conf.broker_transport_options
+    celery_app.conf.broker_url = "redis://127.0.0.1:9/0"
+    celery_app.conf.broker_transport_options = {}
+    celery_app._pool = celery_app.amqp._producer_pool = None
+    try:
+        yield
+    finally:
+        celery_app.conf.broker_url, celery_app.conf.broker_transport_options = saved
+        celery_app._pool = celery_app.amqp._producer_pool = None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_that_hands_the_turn_to_a_bot_stands_when_the_broker_is_down(client):
+    """The commit hook that queues the bot's turn fails; the player still gets the table, the
+    move is saved, and the sweep queues the bot's turn later."""
+    human = UserFactory()
+    game = started_game([human], seat_count=2, bots="easy")
+    drain()
+    while game.to_move_seat != human_seat(game, human):
+        services.bot_play_turn(game_id=game.pk, version=game.version)
+        game.refresh_from_db()
+    play_one(game, {game.to_move_seat: human})  # the draw; the discard hands over the turn
+    discard = next(a for a in GameState.from_dict(game.state).legal_actions())
+    client.force_login(human)
+    with broker_down_now():
+        response = client.post(
+            f"/games/{game.pk}/discard/",
+            {"card": discard.card.token, "version": game.version},
+            HTTP_HX_REQUEST="true",
+        )
+    assert response.status_code == 200 and 'id="table"' in response.content.decode()
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game).count() == game.version
+    assert game.to_move_seat != human_seat(game, human)

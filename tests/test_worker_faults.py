@@ -1,0 +1,121 @@
+"""Faults the worker must live through: Redis restarted while the worker holds unacknowledged
+tasks (tasks waiting for their countdown, a task running). A private redis-server on a free port
+is restarted here, so that nothing else using Redis is disturbed."""
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+from celery import Celery
+
+pytestmark = [pytest.mark.worker, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class PrivateRedis:
+    def __init__(self):
+        self.port = free_port()
+        self.folder = tempfile.mkdtemp(prefix="redis-fault-")
+        self.process = None
+
+    def start(self):
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        wait_for(self.answers, 10)
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def close(self):
+        if self.process and self.process.poll() is None:
+            self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def wait_for(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def redis_and_worker():
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed (apt-get install redis-server)")
+    redis = PrivateRedis()
+    redis.start()
+    url = f"redis://127.0.0.1:{redis.port}/0"
+    env = {**os.environ, "REDIS_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    log = tempfile.NamedTemporaryFile(prefix="worker-fault-", suffix=".log", delete=False)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
+         "--concurrency", "1", "--hostname", f"fault-{redis.port}@%h"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        yield redis, worker, url, Path(log.name)
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+        redis.close()
+        os.unlink(log.name)
+
+
+def answers_ping(url: str) -> bool:
+    """The worker answers a ping through the broker (a fresh client: the old one's connections
+    died with Redis)."""
+    client = Celery("fault-ping", broker=url)
+    try:
+        return bool(client.control.ping(timeout=1.0))
+    except Exception:  # Redis not back yet
+        return False
+    finally:
+        client.close()
+
+
+def test_the_worker_lives_through_redis_restarts_while_holding_unacknowledged_tasks(
+    redis_and_worker,
+):
+    redis, worker, url, log = redis_and_worker
+    assert wait_for(lambda: answers_ping(url), 30), log.read_text()
+    for restart in range(3):
+        with Celery("fault-client", broker=url) as client:
+            for _ in range(3):  # held by the worker, unacknowledged, until their countdown ends
+                client.send_task("games.tasks.heartbeat", args=["fault"], countdown=600)
+        time.sleep(1.5)
+        redis.stop()
+        time.sleep(1)
+        redis.start()
+        alive = wait_for(lambda: answers_ping(url), 30)
+        assert worker.poll() is None and alive, f"restart {restart + 1}:\n{log.read_text()}"
+    assert "Unrecoverable error" not in log.read_text()

@@ -7,8 +7,10 @@ game exactly.
 
 House calls made here (RULES.md leaves them open):
 - A card taken from the discard pile may not be thrown back the same turn, and neither may another
-  copy of the same face (with several decks): it would pass the same card back all the same. The
-  hand always holds another face after drawing, so a legal discard always exists.
+  copy of the same face (with several decks): it would pass the same card back all the same.
+  Going out with such a card is barred alike. Exception: when every card in the hand has that face
+  (a hand of jokers, or of one face with several decks), any of them may be discarded, so a turn
+  always has a legal discard.
 - Once somebody has gone out, nobody else "goes out": the last-turn players draw and discard, and
   one whose hand then melds completely simply scores 0.
 - Redemption: a last-turn player lays down when discarding; the melds and lay-offs are scored at
@@ -451,9 +453,19 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase == PHASE_GAME_OVER
 
-    def _is_thrown_back(self, card: Card) -> bool:
+    def _barred_face(self) -> tuple[int, str] | None:
+        """The face (rank, suit) the seat to move may not discard this turn: that of the card it
+        took from the discard pile, unless its whole hand has that face."""
         taken = self.drawn_from_discard
-        return taken is not None and card.rank == taken.rank and card.suit == taken.suit
+        if taken is None:
+            return None
+        face = (taken.rank, taken.suit)
+        if all((card.rank, card.suit) == face for card in self.hands[self.to_move]):
+            return None
+        return face
+
+    def _is_thrown_back(self, card: Card) -> bool:
+        return (card.rank, card.suit) == self._barred_face()
 
     def _can_draw_from_stock(self) -> bool:
         return bool(self.stock) or len(self.discard_pile) > 1

@@ -107,6 +107,21 @@ def test_greedy_never_throws_back_the_card_it_took():
     assert state.is_legal(choice)
 
 
+@pytest.mark.parametrize("name", sorted(BOTS))
+@pytest.mark.parametrize("all_wild_melds", [False, True])
+def test_bots_play_on_from_a_hand_of_jokers_that_took_a_joker(name, all_wild_melds):
+    rules = Rules(jokers=True, all_wild_melds=all_wild_melds)
+    state = make_state(["JK JK.1 JK.2", "9C 10D QS"], rules=rules, stock="", discard="JK.3")
+    rng = random.Random(0)
+    for _ in range(2):  # the draw (the discard pile only), then the discard
+        action = get_bot(name).choose(state.view(0), rng)
+        assert action in state.legal_actions()
+        state.apply(action)
+    assert state.to_move == 1
+    if name == "easy":  # three jokers meld only when all-wild melds are allowed
+        assert (state.went_out == 0) is all_wild_melds
+
+
 def test_greedy_does_not_try_to_go_out_in_the_last_turns():
     state = make_state(["9C 10D QS", "5H 6H KS"], discard="JC 7H", to_move=1)
     state.apply(Draw(1, "discard"))

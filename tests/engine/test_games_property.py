@@ -1,4 +1,5 @@
-"""Whole random games, every variant, 2 to 8 players: the invariants hold at every step."""
+"""Whole random games, every variant, 2 to 8 players, and states built to corner a player: the
+invariants hold at every step."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.bots import get_bot
-from games.engine.cards import make_deck
+from games.engine.cards import JOKER_RANK, JOKER_SUIT, Card, make_deck
 from games.engine.melds import is_meld
 from games.engine.rules import ROUND_SCHEDULES, Rules
 from games.engine.state import Discard, Draw, GameState, GoOut, MoveRecord, action_from_dict
@@ -213,3 +215,105 @@ def test_long_rounds_reshuffle_the_stock_and_still_conserve_and_replay(players, 
     assert state.round_results[0].went_out is None
     assert reshuffles > 0
     assert GameState.replay(rules, players, seed, actions).to_dict() == state.to_dict()
+
+
+# -- a live game always has a move, and every move it offers is accepted ---------------------------
+
+
+def assert_live(state: GameState) -> None:
+    """The game is over, or the seat to move has a legal action; legal_actions and apply agree
+    (every action offered is accepted, on a copy; every card refused is refused by apply too)."""
+    if state.is_over:
+        assert state.legal_actions() == []
+        return
+    legal = state.legal_actions()
+    assert legal, f"no legal action: {state!r} {state.to_dict()}"
+    data = {**state.to_dict(), "round_results": []}  # finished rounds are frozen: shared
+    for action in legal:
+        copy = GameState.from_dict(data)
+        copy.round_results = list(state.round_results)
+        copy.apply(action)
+    seat = state.to_move
+    offered = [Draw(seat, source) for source in ("stock", "discard")]
+    if state.phase == "discard":
+        hand = state.hands[seat]
+        offered = [Discard(seat, card) for card in hand] + [GoOut(seat, card) for card in hand]
+    assert [a for a in offered if state.is_legal(a)] == [a for a in offered if a in legal]
+
+
+live_rules = rules_strategy.map(lambda rules: replace(rules, turn_limit=min(rules.turn_limit, 5)))
+
+
+def most_turns_in_a_round(rules: Rules, players: int) -> int:
+    """The turn limit, then the last turns of all but the player who went out."""
+    return rules.turn_limit * players + players - 1
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(live_rules, st.integers(2, 8), st.text("abcdef0123", min_size=1, max_size=6), st.data())
+def test_a_live_game_always_has_a_legal_action(rules, players, seed, data):
+    names = data.draw(st.lists(st.sampled_from(["random", "easy"]), min_size=8, max_size=8))
+    most_actions = 2 * rules.round_count * most_turns_in_a_round(rules, players)
+
+    def live_and_finite(state, record):
+        assert_live(state)
+        assert state.action_count <= most_actions  # the game finishes
+
+    state, _, _ = play(rules, players, seed, names, live_and_finite)
+    assert state.is_over and len(state.round_results) == rules.round_count
+
+
+@st.composite
+def extreme_states(draw) -> GameState:
+    """A state built to corner the seat to move: its hand is all jokers, all one face (as many
+    decks as it takes), or all wilds; the discard top (and the stock's top) is that same face;
+    the stock may be empty, with or without cards to reshuffle; last turns may be under way; the
+    seat may have drawn already."""
+    rules = draw(live_rules.map(lambda rules: replace(rules, turn_limit=min(rules.turn_limit, 2))))
+    players = draw(st.integers(2, 8))
+    state = GameState.new(rules, players, draw(st.text("abc123", min_size=1, max_size=4)))
+    state.round_index = draw(st.integers(0, rules.round_count - 1))
+    state._deal()
+    seat = state.to_move = draw(st.integers(0, players - 1))
+    kind = draw(st.sampled_from(["jokers", "one face", "wilds", "wilds and jokers"]))
+    suit = draw(st.sampled_from("SHDC"))
+    rank = state.wild_rank if kind.startswith("wilds") else draw(st.integers(1, 13))
+    copies = iter(range(10, 100))  # copy numbers no deck uses: tokens stay unique
+
+    def card() -> Card:
+        if kind == "jokers" or (kind == "wilds and jokers" and draw(st.booleans())):
+            return Card(JOKER_RANK, JOKER_SUIT, next(copies))
+        if kind == "one face":
+            return Card(rank, suit, next(copies))
+        return Card(rank, draw(st.sampled_from("SHDC")), next(copies))
+
+    state.hands[seat] = [card() for _ in range(state.hand_size)]
+    face = draw(st.sampled_from(state.hands[seat]))
+    top = Card(face.rank, face.suit, 99)
+    stock = draw(st.sampled_from(["full", "empty", "nothing to reshuffle"]))
+    if stock == "full":
+        state.stock.append(card())
+    elif stock == "empty":
+        state.discard_pile[:0], state.stock = state.stock, []
+    else:
+        state.discard_pile, state.stock = [], []
+    state.discard_pile.append(top)
+    if draw(st.booleans()):
+        state.went_out = (seat + draw(st.integers(1, players - 1))) % players
+    source = draw(st.sampled_from([None, "discard", "stock"]))
+    if source is not None and state.is_legal(Draw(seat, source)):
+        state.apply(Draw(seat, source))
+    return state
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(extreme_states(), st.randoms(use_true_random=False))
+def test_a_cornered_seat_still_has_a_legal_action_and_the_round_ends(state, rng):
+    round_index, last_round = state.round_index, state.round_index + 1 == state.round_count
+    most_actions = state.action_count + 2 * most_turns_in_a_round(state.rules, state.players)
+    assert_live(state)
+    while state.round_index == round_index and not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+        assert_live(state)
+        assert state.action_count <= most_actions  # the round ends
+    assert state.is_over == last_round

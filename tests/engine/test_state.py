@@ -258,6 +258,85 @@ def test_nor_another_copy_of_the_same_face():
     assert {a.card for a in state.legal_actions()} == set(cards("6H KS"))
 
 
+@pytest.mark.parametrize(
+    ("hand", "top"),
+    [("JK JK.1 JK.2", "JK.3"), ("8H 8H.1 8H.2", "8H.3")],  # hands of one face (several decks)
+)
+def test_a_hand_all_of_the_taken_face_may_discard_one_of_them(hand, top):
+    state = make_state([hand, "9C 10D QS"], rules=Rules(jokers=True), discard=f"5C {top}")
+    state.apply(Draw(0, "discard"))
+    discards = [action for action in state.legal_actions() if isinstance(action, Discard)]
+    assert discards == [Discard(0, card) for card in cards(f"{hand} {top}")]
+    state.apply(Discard(0, Card.from_token(top)))  # even the very card taken: all look alike
+    assert state.discard_pile[-1] == Card.from_token(top) and state.to_move == 1
+
+
+def test_the_whole_hand_of_the_taken_face_may_be_thrown_in_the_last_turns_too():
+    state = make_state(
+        ["9C 10D QS", "JK JK.1 JK.2"], rules=Rules(jokers=True, redemption=True), discard="JK.3"
+    )
+    state.went_out = 0
+    state.to_move = 1
+    state.apply(Draw(1, "discard"))
+    assert state.legal_actions() == [Discard(1, card) for card in cards("JK JK.1 JK.2 JK.3")]
+    state.apply(Discard(1, Card.from_token("JK.1")))
+    assert state.round_index == 1
+
+
+def test_going_out_with_a_card_of_the_taken_face_follows_the_same_rule():
+    hand, rules = "JK JK.1 JK.2", Rules(jokers=True, all_wild_melds=True)
+    state = make_state([hand, "9C 10D QS"], rules=rules, discard="5C JK.3")
+    state.apply(Draw(0, "discard"))
+    assert GoOut(0, Card.from_token("JK.3")) in state.legal_actions()
+    state.apply(GoOut(0, Card.from_token("JK.2")))
+    assert state.went_out == 0
+    # one card of another face in the hand: the taken face is barred again, going out included
+    state = make_state(["JK JK.1 JK.2 5C", "9C 10D QS"], rules=rules, discard="JK.3", round_index=1)
+    state.apply(Draw(0, "discard"))
+    assert state.legal_actions() == [Discard(0, Card(5, "C")), GoOut(0, Card(5, "C"))]
+    assert_illegal(state, GoOut(0, Card.from_token("JK.1")), "may not throw back")
+    # without all-wild melds the jokers do not meld: discarding one is the only way on
+    state = make_state([hand, "9C 10D QS"], rules=Rules(jokers=True), discard="5C JK.3")
+    state.apply(Draw(0, "discard"))
+    assert not any(isinstance(action, GoOut) for action in state.legal_actions())
+    assert_illegal(state, GoOut(0, Card.from_token("JK")), "cannot go out")
+
+
+def hoard_jokers(state: GameState, hoarder: int) -> None:
+    """Play on until `hoarder` holds nothing but jokers and has just taken another from the
+    discard pile: everyone draws from the stock, except that the hoarder and the seat before it
+    take a joker from the discard pile; the hoarder throws anything but a joker, the others
+    throw their jokers first."""
+    before = (hoarder - 1) % state.players
+    while not (
+        state.phase == "discard"
+        and state.to_move == hoarder
+        and state.drawn_from_discard is not None
+        and all(card.is_joker for card in state.hands[hoarder])
+    ):
+        seat, legal = state.to_move, state.legal_actions()
+        if state.phase == "draw":
+            take = state.discard_pile[-1].is_joker and seat in (hoarder, before)
+            stock = Draw(seat, "stock")
+            state.apply(stock if stock in legal and not take else Draw(seat, "discard"))
+        else:
+            jokers = [a for a in legal if isinstance(a, Discard) and a.card.is_joker]
+            others = [a for a in legal if isinstance(a, Discard) and not a.card.is_joker]
+            state.apply((others or jokers)[0] if seat == hoarder else (jokers or others)[0])
+
+
+def test_a_seeded_game_whose_player_ends_up_holding_only_jokers_goes_on():
+    state = GameState.new(Rules(jokers=True), 3, "jk-22")
+    hoard_jokers(state, hoarder=1)
+    assert state.round_index == 0 and state.action_count == 337
+    assert sorted(state.hands[1]) == cards("JK JK.1 JK.2 JK.3")
+    assert state.drawn_from_discard.is_joker
+    assert state.legal_actions() == [Discard(1, card) for card in state.hands[1]]
+    state.apply(Discard(1, state.drawn_from_discard))
+    finish_round(state)
+    assert state.round_index == 1
+
+
 def test_a_card_drawn_from_the_stock_may_be_thrown_back():
     state = make_state(["5H 6H KS", "9C 10D QS"], stock="8H", discard="JC")
     state.apply(Draw(0, "stock"))

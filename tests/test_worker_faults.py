@@ -73,14 +73,15 @@ def redis_and_worker():
     redis.start()
     url = f"redis://127.0.0.1:{redis.port}/0"
     env = {**os.environ, "REDIS_URL": url, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
-    log = tempfile.NamedTemporaryFile(prefix="worker-fault-", suffix=".log", delete=False)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
-         "--concurrency", "1", "--hostname", f"fault-{redis.port}@%h"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    log = Path(redis.folder) / "worker.log"
+    with log.open("w") as out:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "INFO",
+             "--concurrency", "1", "--hostname", f"fault-{redis.port}@%h"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
     try:
-        yield redis, worker, url, Path(log.name)
+        yield redis, worker, url, log
     finally:
         worker.terminate()
         try:
@@ -88,7 +89,6 @@ def redis_and_worker():
         except subprocess.TimeoutExpired:
             worker.kill()
         redis.close()
-        os.unlink(log.name)
 
 
 def answers_ping(url: str) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.db import connection
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 from kombu import Connection
@@ -71,6 +73,16 @@ def broker_status() -> dict:
 
 def worker_last_seen(name: str = "worker"):
     return Heartbeat.objects.filter(name=name).values_list("seen_at", flat=True).first()
+
+
+def worker_status(now=None) -> dict:
+    """Whether the worker proved alive lately: beat queues a heartbeat task every 30 s, so a
+    heartbeat older than WORKER_STALE_SECONDS means no worker is taking tasks (or no beat)."""
+    last_seen = worker_last_seen()
+    now = now or timezone.now()
+    age = None if last_seen is None else (now - last_seen).total_seconds()
+    ok = age is not None and age <= settings.WORKER_STALE_SECONDS
+    return {"ok": ok, "last_seen": last_seen.isoformat() if last_seen else None, "age": age}
 
 
 # -- cards -----------------------------------------------------------------------------------

@@ -34,15 +34,18 @@ def home(request):
 @require_GET
 @never_cache
 def healthz(request):
+    """200 when the database and the broker answer and the worker proved alive lately; 503 (with
+    what failed) otherwise. Always JSON."""
     database = selectors.database_status()
     broker = selectors.broker_status()
-    ok = database["ok"] and broker["ok"]
-    last_seen = selectors.worker_last_seen() if database["ok"] else None
+    worker = selectors.worker_status() if database["ok"] else {"ok": False, "last_seen": None}
+    ok = database["ok"] and broker["ok"] and worker["ok"]
     body = {
         "status": "ok" if ok else "unavailable",
         "database": database,
         "broker": broker,
-        "worker_last_seen": last_seen.isoformat() if last_seen else None,
+        "worker": worker,
+        "worker_last_seen": worker["last_seen"],
     }
     return JsonResponse(body, status=200 if ok else 503)
 

@@ -176,14 +176,15 @@ def test_the_bot_plays_a_seat_on_autopilot_or_resigned_but_never_a_person_playin
 @contextlib.contextmanager
 def broker_down_now():
     """The app's broker pointed at a port where nothing listens (a real refused connection)."""
-    saved = celery_app.conf.broker_url, celery_app.conf.broker_transport_options
-    celery_app.conf.broker_url = "redis://127.0.0.1:9/0"
-    celery_app.conf.broker_transport_options = {}
+    conf = celery_app.conf  # the namespaced keys are the ones the app reads
+    saved = conf["CELERY_BROKER_URL"], conf["CELERY_BROKER_TRANSPORT_OPTIONS"]
+    conf["CELERY_BROKER_URL"], conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = "redis://127.0.0.1:9/0", {}
     celery_app._pool = celery_app.amqp._producer_pool = None
+    assert celery_app.connection_for_write().as_uri().endswith("127.0.0.1:9/0")
     try:
         yield
     finally:
-        celery_app.conf.broker_url, celery_app.conf.broker_transport_options = saved
+        conf["CELERY_BROKER_URL"], conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = saved
         celery_app._pool = celery_app.amqp._producer_pool = None
 
 

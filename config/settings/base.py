@@ -183,6 +183,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Bots wait a moment before moving, so their play reads like a turn, not a flash.
+# /healthz answers 503 when the worker's heartbeat (every 30 s) is older than this: four beats.
+WORKER_STALE_SECONDS = int(os.environ.get("WORKER_STALE_SECONDS", "120"))
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 30.0},

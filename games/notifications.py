@@ -4,10 +4,11 @@ the one-click unsubscribe.
 Each mail is first recorded as a Notification row (an outbox) in the transaction that causes it,
 then sent by a task (games.tasks.send_notification) with retries and backoff, never from a
 request. The row's unique constraint makes each mail happen once; the send re-checks under the
-row's lock that the mail is still wanted (the preference, still that turn, the player not looking
-at the table, not on vacation). A send whose task was lost is queued again by the sweep. A worker
-killed after the mail left but before its row was marked sent may send it twice: mail is at
-least once, never lost.
+row's lock that the mail is still wanted (the preference, still that turn, not on vacation). A
+'your turn' mail to a player looking at that table waits, still pending, until they leave; it
+goes out then if the turn is still theirs. A send whose task was lost is queued again by the
+sweep. A worker killed after the mail left but before its row was marked sent may send it twice:
+mail is at least once, never lost.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ PRESENCE_TOUCH_SECONDS = 10
 # A pending mail whose task has not run after this long is queued again by the sweep.
 REQUEUE_AFTER = timedelta(minutes=10)
 MAX_INVITATIONS_PER_GAME = 20
+# A 'your turn' mail to a player at the table waits until they leave; while they stay, it is
+# checked again at most this far apart (a task every few minutes, never a loop).
+WATCHING_RECHECK_MAX = timedelta(minutes=5)
 
 
 def topic_label(topic: str) -> str:
@@ -274,9 +278,15 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             row.status, row.reason = Status.SKIPPED, reason
             row.save(update_fields=["status", "reason"])
             return reason
+        wait = _wait_while_watching(row, now)
+        if wait is not None:  # still pending: the same row is checked again later
+            row.reason, row.enqueued_at = "watching", now + timedelta(seconds=wait)
+            row.save(update_fields=["reason", "enqueued_at"])
+            _send_after_commit(row.pk, wait)
+            return "watching"
         compose(row).send()
-        row.status, row.sent_at = Status.SENT, timezone.now()
-        row.save(update_fields=["status", "sent_at"])
+        row.status, row.sent_at, row.reason = Status.SENT, timezone.now(), ""
+        row.save(update_fields=["status", "sent_at", "reason"])
         return "sent"
 
 
@@ -310,9 +320,6 @@ def _no_longer_wanted(row: Notification, now: datetime) -> str:
             return "vacation"
         if row.kind == Kind.REMINDER and (game.deadline is None or game.deadline <= now):
             return "too_late"
-        watching_anyway = preferences_of(user).turn_mail_while_watching
-        if row.kind == Kind.YOUR_TURN and is_watching(seat, now) and not watching_anyway:
-            return "watching"
     if row.kind == Kind.INVITATION and (
         game.status != Game.Status.OPEN or game.seats.filter(user=user).exists()
     ):
@@ -320,6 +327,25 @@ def _no_longer_wanted(row: Notification, now: datetime) -> str:
     if row.kind == Kind.DIGEST and not _games_waiting_on(user).exists():
         return "nothing_waiting"
     return ""
+
+
+def _wait_while_watching(row: Notification, now: datetime) -> float | None:
+    """Seconds a 'your turn' mail waits because its player has the table open (None: send it)."""
+    if row.kind != Kind.YOUR_TURN or preferences_of(row.user).turn_mail_while_watching:
+        return None
+    seat = row.game.seats.get(user=row.user)
+    if not is_watching(seat, now):
+        return None
+    return watching_recheck_delay(seat=seat, since=row.created_at, now=now)
+
+
+def watching_recheck_delay(*, seat: Seat, since: datetime, now: datetime) -> float:
+    """When to look again: once the presence window has passed, and, while the player stays at
+    the table, less and less often (the time waited so far, up to WATCHING_RECHECK_MAX)."""
+    window_ends = seat.last_seen_at + timedelta(seconds=settings.PRESENCE_SECONDS)
+    until_gone = (window_ends - now).total_seconds() + 1
+    waited = min((now - since).total_seconds(), WATCHING_RECHECK_MAX.total_seconds())
+    return max(until_gone, waited, 1.0)
 
 
 # -- composing -------------------------------------------------------------------------------

@@ -117,7 +117,60 @@ def test_no_your_turn_mail_to_someone_watching_the_table_unless_they_asked_for_i
     other = seat_to_move(game)
     preferences_update(user=other.user, turn_mail_while_watching=True)
     Seat.objects.filter(pk=other.pk).update(last_seen_at=timezone.now())
-    assert send_all() == ["sent"]
+    assert sorted(send_all()) == ["moved_on", "sent"]  # the first waited, and its turn passed
+
+
+def test_a_your_turn_mail_to_a_watching_player_waits_pending_and_goes_out_when_they_leave(
+    django_capture_on_commit_callbacks,
+):
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    row = Notification.objects.get(kind="your_turn")
+    now = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
+    with django_capture_on_commit_callbacks() as queued:
+        assert notifications.notification_send(notification_id=row.pk, now=now) == "watching"
+    assert len(queued) == 1, "checked again later, by a new task"
+    row.refresh_from_db()
+    assert (row.status, row.reason) == ("pending", "watching") and not mail.outbox
+    assert row.enqueued_at > now + timedelta(seconds=30)  # after the presence window
+    # The sweep leaves it alone while its own check is due; the check then finds them gone.
+    assert notifications.notifications_requeue_stale(now=now + timedelta(minutes=1)) == 0
+    later = now + timedelta(seconds=31)
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "sent"
+    row.refresh_from_db()
+    assert (row.status, row.reason) == ("sent", "") and mail.outbox[0].to == [seat.user.email]
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "done"
+
+
+def test_a_waiting_your_turn_mail_is_dropped_if_the_player_moves_meanwhile():
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    row = Notification.objects.get(kind="your_turn")
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
+    assert notifications.notification_send(notification_id=row.pk) == "watching"
+    play_turn(game)
+    later = timezone.now() + timedelta(minutes=1)
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "moved_on"
+    row.refresh_from_db()
+    assert row.status == "skipped" and not mail.outbox
+
+
+def test_a_player_who_keeps_watching_is_checked_less_and_less_often_up_to_a_cap(settings):
+    settings.PRESENCE_SECONDS = 30
+    since = timezone.now()
+    seat = Seat(last_seen_at=since)
+    delay = notifications.watching_recheck_delay
+    assert delay(seat=seat, since=since, now=since) == 31  # the window, then one second
+    waits = []
+    now = since
+    for _check in range(12):  # the player polls on, always seen just now
+        seat.last_seen_at = now
+        waits.append(delay(seat=seat, since=since, now=now))
+        now += timedelta(seconds=waits[-1])
+    assert waits == sorted(waits) and waits[3] > 2 * waits[0]
+    assert max(waits) == notifications.WATCHING_RECHECK_MAX.total_seconds()
+    assert notifications.WATCHING_RECHECK_MAX < notifications.REQUEUE_AFTER
 
 
 def test_presence_is_written_at_most_every_ten_seconds():

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -35,10 +35,10 @@ from accounts.models import Preferences, User
 from accounts.selectors import preferences_of
 from accounts.services import preferences_update
 
-from . import selectors, services
+from . import selectors
 from .engine import GameState, Rules, simulate_game
 from .engine.state import redact_record
-from .models import Game, Move, Notification, Seat
+from .models import Game, Invitation, Move, Notification, Seat
 from .services import GameError
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,6 @@ UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 PRESENCE_TOUCH_SECONDS = 10
 # A pending mail whose task has not run after this long is queued again by the sweep.
 REQUEUE_AFTER = timedelta(minutes=10)
-MAX_INVITATIONS_PER_GAME = 20
 # A 'your turn' mail to a player at the table waits until they leave; while they stay, it is
 # checked again at most this far apart (a task every few minutes, never a loop).
 WATCHING_RECHECK_MAX = timedelta(minutes=5)
@@ -187,30 +186,6 @@ def game_over_queue(*, game: Game) -> None:
             notification_queue(user=seat.user, kind=Kind.GAME_OVER, game=game)
 
 
-@transaction.atomic
-def game_invite(*, game_id: int, user: User, who: str) -> Notification | None:
-    """The host invites a registered player, by user name or email, to this open game. Says
-    nothing about whether such a player exists (None either way when nothing is sent)."""
-    game = services._lock_game(game_id)
-    services._require_open(game)
-    services._require_creator(game, user)
-    who = (who or "").strip()[:254]
-    if not who:
-        raise GameError(_("Name a player, or give their email address."))
-    if game.notifications.filter(kind=Kind.INVITATION).count() >= MAX_INVITATIONS_PER_GAME:
-        raise GameError(_("This game has sent all the invitations it may."), status=429)
-    invitee = (
-        User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who))
-        .filter(is_bot=False, is_active=True)
-        .exclude(pk=user.pk)
-        .order_by("pk")
-        .first()
-    )
-    if invitee is None or game.seats.filter(user=invitee).exists():
-        return None
-    return notification_queue(user=invitee, kind=Kind.INVITATION, game=game)
-
-
 def digests_queue(*, now: datetime | None = None) -> int:
     """From DIGEST_HOUR (UTC) on, one digest a day to each player who chose it and has a game
     waiting on them; a later run the same day finds them sent. Returns how many were queued."""
@@ -324,6 +299,11 @@ def _no_longer_wanted(row: Notification, now: datetime) -> str:
         game.status != Game.Status.OPEN or game.seats.filter(user=user).exists()
     ):
         return "moved_on"
+    if (
+        row.kind == Kind.INVITATION
+        and not game.invitations.filter(invitee=user, status=Invitation.Status.PENDING).exists()
+    ):
+        return "declined"
     if row.kind == Kind.DIGEST and not _games_waiting_on(user).exists():
         return "nothing_waiting"
     return ""

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import Preferences
 from accounts.selectors import preferences_of
 from accounts.services import preferences_update
-from games import notifications, services, tasks
+from games import invitations, notifications, services, tasks
 from games.engine import GameState, Rules
 from games.models import Game, Notification, Seat
 from games.services import GameError
@@ -346,8 +346,10 @@ def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_
     client.force_login(host)
     response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": "friend"})
     assert response.status_code == 302
-    assert notifications.game_invite(game_id=game.pk, user=host, who=friend.email) is None
-    assert notifications.game_invite(game_id=game.pk, user=host, who="nobody@example.com") is None
+    assert invitations.game_invite(game_id=game.pk, user=host, who="FRIEND") is None  # again
+    again = invitations.game_invite(game_id=game.pk, user=host, who=friend.email)
+    nobody = invitations.game_invite(game_id=game.pk, user=host, who="nobody@example.com")
+    assert again.invitee is None and nobody.invitee is None  # recorded alike; no mail
     assert Notification.objects.filter(kind="invitation").count() == 1
     send_all()
     message = mail.outbox[0]
@@ -359,7 +361,7 @@ def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_
     assert page.status_code == 200 and "Take a seat" in page.content.decode()
     services.game_join(game_id=game.pk, user=friend)
     with pytest.raises(GameError, match="creator"):
-        notifications.game_invite(game_id=game.pk, user=friend, who=host.username)
+        invitations.game_invite(game_id=game.pk, user=friend, who=host.username)
 
 
 def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not_sent():
@@ -367,9 +369,18 @@ def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not
     preferences_update(user=shy, invitations=False)
     game = services.game_create(creator=host, rules=Rules(), seat_count=3)
     services.game_join(game_id=game.pk, user=guest)
-    assert notifications.game_invite(game_id=game.pk, user=host, who=guest.username) is None
-    assert notifications.game_invite(game_id=game.pk, user=host, who=shy.username) is None
+    assert invitations.game_invite(game_id=game.pk, user=host, who=guest.username) is None
+    # No mail for who wants none; the invitation still waits on their dashboard.
+    assert invitations.game_invite(game_id=game.pk, user=host, who=shy.username).invitee == shy
     assert not Notification.objects.exists()
+
+
+def test_an_invitation_mail_is_not_sent_once_the_player_declined():
+    host, friend = UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3)
+    invitation = invitations.game_invite(game_id=game.pk, user=host, who=friend.username)
+    invitations.invitation_decline(invitation_id=invitation.pk, user=friend)
+    assert send_all() == ["declined"] and not mail.outbox
 
 
 def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():

@@ -400,6 +400,18 @@ def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
     assert f"/games/{game.pk}/replay/" in html_of(to_winner)
 
 
+def test_the_game_over_mail_says_1_point_not_1_points():
+    user = UserFactory()
+    context = notifications.sample_context("game_over", user)
+    context["my_total"] = 1
+    for entry, total in zip(context["ranking"], (1, 2, 0), strict=True):
+        entry["total"] = total
+    _subject, text, html = notifications.render_email("game_over", context)
+    for body in (text, html):
+        assert "1 points" not in body
+        assert "with 1 point." in body and "2 points" in body and "0 points" in body
+
+
 def test_a_daily_digest_replaces_per_turn_mail_and_goes_out_once_a_day(settings):
     settings.DIGEST_HOUR = 7
     player = UserFactory()

@@ -79,7 +79,7 @@ def test_finished_games_come_twenty_a_page_and_junk_pages_are_never_a_500(client
     assert first.count(rematch) == 20 and "Page 1 of 2" in first
     second = dashboard(client, me, page=2)
     assert second.count(rematch) == 3 and "Page 2 of 2" in second
-    for junk in ("abc", "-1", "0", "99999", "1.5", "２"):
+    for junk in ("abc", "-1", "0", "99999", "1.5", "\uff12"):
         client.force_login(me)
         response = client.get(reverse("home"), {"page": junk})
         assert response.status_code in (200, 404)

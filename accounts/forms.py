@@ -8,7 +8,12 @@ from .models import Preferences, User
 class SignupForm(UserCreationForm):
     display_name = forms.CharField(label=_("Display name"), max_length=40, required=False)
     email = forms.EmailField(
-        label=_("Email"), required=False, help_text=_("Where we tell you it is your turn.")
+        label=_("Email"),
+        required=False,
+        help_text=_(
+            "Where we tell you it is your turn. Without one, no email will tell you when it is "
+            "your turn."
+        ),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -21,6 +21,11 @@ def signup(request):
             user = form.save()
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
+            if not user.email:
+                messages.warning(
+                    request,
+                    _("You gave no email address, so no email will tell you when it is your turn."),
+                )
             return redirect("home")
         status = 400
     else:

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Notification
+from .models import Invitation, Notification
 
 
 @admin.register(Notification)
@@ -14,3 +14,13 @@ class NotificationAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Who was invited to which game, and their answer."""
+
+    list_display = ("created_at", "game", "invited_as", "invitee", "invited_by", "status")
+    list_filter = ("status",)
+    search_fields = ("invited_as", "invitee__username", "invited_by__username")
+    raw_id_fields = ("game", "invitee", "invited_by")

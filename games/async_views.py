@@ -1,5 +1,6 @@
 """Views for what happens between visits: the one-click unsubscribe from an email, email previews
-in the browser, inviting a player by email, and coming back from autopilot."""
+in the browser, invitations (sending, accepting, declining), rematches, and coming back from
+autopilot."""
 
 from django.conf import settings
 from django.contrib import messages
@@ -12,7 +13,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from . import deadlines, notifications
+from . import deadlines, invitations, notifications, selectors
 from .models import Notification
 from .services import GameError
 
@@ -64,7 +65,7 @@ def mail_preview(request, kind):
 def game_invite(request, game_id):
     try:
         who = request.POST.get("who", "")
-        notifications.game_invite(game_id=game_id, user=request.user, who=who)
+        invitations.game_invite(game_id=game_id, user=request.user, who=who)
     except GameError as error:
         messages.error(request, error.message)
     else:
@@ -72,6 +73,45 @@ def game_invite(request, game_id):
             request, _("If they play here and want invitations, they will have one by email.")
         )
     return redirect("game", game_id=game_id)
+
+
+def _dashboard_refusing(request, error: GameError):
+    """The dashboard again, with the reason, under the error's 4xx status."""
+    messages.error(request, error.message)
+    context = selectors.dashboard(request.user, page=request.GET.get("page"))
+    return render(request, "games/dashboard.html", context, status=error.status)
+
+
+@require_POST
+@login_required
+def invitation_accept(request, invitation_id):
+    try:
+        seat = invitations.invitation_accept(invitation_id=invitation_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    messages.success(request, _("You have a seat at this game."))
+    return redirect("game", game_id=seat.game_id)
+
+
+@require_POST
+@login_required
+def invitation_decline(request, invitation_id):
+    try:
+        invitations.invitation_decline(invitation_id=invitation_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    messages.success(request, _("Invitation declined."))
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def game_rematch(request, game_id):
+    try:
+        game = invitations.game_rematch(game_id=game_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    return redirect("game", game_id=game.pk)
 
 
 @require_POST

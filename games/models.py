@@ -7,6 +7,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -50,6 +51,11 @@ class Game(models.Model):
         null=True, blank=True, help_text="GameState.to_dict() after `version` moves"
     )
     version = models.PositiveIntegerField(default=0, help_text="Moves applied so far.")
+    # Copied from the state by every move (services._store_state), so that lists need no state.
+    round_index = models.PositiveSmallIntegerField(default=0, help_text="0-based current round.")
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
+    )
     to_move_seat = models.SmallIntegerField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     turn_version = models.PositiveIntegerField(
@@ -159,6 +165,63 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} seat {self.index}"
+
+
+class Invitation(models.Model):
+    """The host asked a player to a game, by name or email. One row per name the host typed,
+    whether or not such a player exists (the host is never told): `invitee` is the player it
+    named, if any, and only they can answer it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Invited")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    invitee = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="invitations",
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations_sent"
+    )
+    invited_as = models.CharField(max_length=254, help_text="The name or email the host gave.")
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "invitee"],
+                condition=Q(invitee__isnull=False),
+                name="invitation_once_per_player",
+            ),
+            models.UniqueConstraint(
+                F("game"), Lower("invited_as"), name="invitation_once_per_name"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["pending", "accepted", "declined"]),
+                name="invitation_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status="pending", answered_at__isnull=True)
+                | ~Q(status="pending") & Q(answered_at__isnull=False, invitee__isnull=False),
+                name="invitation_answered_by_its_player",
+            ),
+            models.CheckConstraint(
+                condition=Q(invitee__isnull=True) | ~Q(invitee=F("invited_by")),
+                name="invitation_not_to_oneself",
+            ),
+        ]
+        indexes = [models.Index(fields=["invitee", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} invites {self.invited_as} ({self.status})"
 
 
 class Move(models.Model):

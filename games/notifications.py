@@ -4,10 +4,11 @@ the one-click unsubscribe.
 Each mail is first recorded as a Notification row (an outbox) in the transaction that causes it,
 then sent by a task (games.tasks.send_notification) with retries and backoff, never from a
 request. The row's unique constraint makes each mail happen once; the send re-checks under the
-row's lock that the mail is still wanted (the preference, still that turn, the player not looking
-at the table, not on vacation). A send whose task was lost is queued again by the sweep. A worker
-killed after the mail left but before its row was marked sent may send it twice: mail is at
-least once, never lost.
+row's lock that the mail is still wanted (the preference, still that turn, not on vacation). A
+'your turn' mail to a player looking at that table waits, still pending, until they leave; it
+goes out then if the turn is still theirs. A send whose task was lost is queued again by the
+sweep. A worker killed after the mail left but before its row was marked sent may send it twice:
+mail is at least once, never lost.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -34,10 +35,10 @@ from accounts.models import Preferences, User
 from accounts.selectors import preferences_of
 from accounts.services import preferences_update
 
-from . import selectors, services
+from . import selectors
 from .engine import GameState, Rules, simulate_game
 from .engine.state import redact_record
-from .models import Game, Move, Notification, Seat
+from .models import Game, Invitation, Move, Notification, Seat
 from .services import GameError
 
 logger = logging.getLogger(__name__)
@@ -59,7 +60,9 @@ UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 PRESENCE_TOUCH_SECONDS = 10
 # A pending mail whose task has not run after this long is queued again by the sweep.
 REQUEUE_AFTER = timedelta(minutes=10)
-MAX_INVITATIONS_PER_GAME = 20
+# A 'your turn' mail to a player at the table waits until they leave; while they stay, it is
+# checked again at most this far apart (a task every few minutes, never a loop).
+WATCHING_RECHECK_MAX = timedelta(minutes=5)
 
 
 def topic_label(topic: str) -> str:
@@ -183,30 +186,6 @@ def game_over_queue(*, game: Game) -> None:
             notification_queue(user=seat.user, kind=Kind.GAME_OVER, game=game)
 
 
-@transaction.atomic
-def game_invite(*, game_id: int, user: User, who: str) -> Notification | None:
-    """The host invites a registered player, by user name or email, to this open game. Says
-    nothing about whether such a player exists (None either way when nothing is sent)."""
-    game = services._lock_game(game_id)
-    services._require_open(game)
-    services._require_creator(game, user)
-    who = (who or "").strip()[:254]
-    if not who:
-        raise GameError(_("Name a player, or give their email address."))
-    if game.notifications.filter(kind=Kind.INVITATION).count() >= MAX_INVITATIONS_PER_GAME:
-        raise GameError(_("This game has sent all the invitations it may."), status=429)
-    invitee = (
-        User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who))
-        .filter(is_bot=False, is_active=True)
-        .exclude(pk=user.pk)
-        .order_by("pk")
-        .first()
-    )
-    if invitee is None or game.seats.filter(user=invitee).exists():
-        return None
-    return notification_queue(user=invitee, kind=Kind.INVITATION, game=game)
-
-
 def digests_queue(*, now: datetime | None = None) -> int:
     """From DIGEST_HOUR (UTC) on, one digest a day to each player who chose it and has a game
     waiting on them; a later run the same day finds them sent. Returns how many were queued."""
@@ -274,9 +253,15 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             row.status, row.reason = Status.SKIPPED, reason
             row.save(update_fields=["status", "reason"])
             return reason
+        wait = _wait_while_watching(row, now)
+        if wait is not None:  # still pending: the same row is checked again later
+            row.reason, row.enqueued_at = "watching", now + timedelta(seconds=wait)
+            row.save(update_fields=["reason", "enqueued_at"])
+            _send_after_commit(row.pk, wait)
+            return "watching"
         compose(row).send()
-        row.status, row.sent_at = Status.SENT, timezone.now()
-        row.save(update_fields=["status", "sent_at"])
+        row.status, row.sent_at, row.reason = Status.SENT, timezone.now(), ""
+        row.save(update_fields=["status", "sent_at", "reason"])
         return "sent"
 
 
@@ -310,16 +295,37 @@ def _no_longer_wanted(row: Notification, now: datetime) -> str:
             return "vacation"
         if row.kind == Kind.REMINDER and (game.deadline is None or game.deadline <= now):
             return "too_late"
-        watching_anyway = preferences_of(user).turn_mail_while_watching
-        if row.kind == Kind.YOUR_TURN and is_watching(seat, now) and not watching_anyway:
-            return "watching"
     if row.kind == Kind.INVITATION and (
         game.status != Game.Status.OPEN or game.seats.filter(user=user).exists()
     ):
         return "moved_on"
+    if (
+        row.kind == Kind.INVITATION
+        and not game.invitations.filter(invitee=user, status=Invitation.Status.PENDING).exists()
+    ):
+        return "declined"
     if row.kind == Kind.DIGEST and not _games_waiting_on(user).exists():
         return "nothing_waiting"
     return ""
+
+
+def _wait_while_watching(row: Notification, now: datetime) -> float | None:
+    """Seconds a 'your turn' mail waits because its player has the table open (None: send it)."""
+    if row.kind != Kind.YOUR_TURN or preferences_of(row.user).turn_mail_while_watching:
+        return None
+    seat = row.game.seats.get(user=row.user)
+    if not is_watching(seat, now):
+        return None
+    return watching_recheck_delay(seat=seat, since=row.created_at, now=now)
+
+
+def watching_recheck_delay(*, seat: Seat, since: datetime, now: datetime) -> float:
+    """When to look again: once the presence window has passed, and, while the player stays at
+    the table, less and less often (the time waited so far, up to WATCHING_RECHECK_MAX)."""
+    window_ends = seat.last_seen_at + timedelta(seconds=settings.PRESENCE_SECONDS)
+    until_gone = (window_ends - now).total_seconds() + 1
+    waited = min((now - since).total_seconds(), WATCHING_RECHECK_MAX.total_seconds())
+    return max(until_gone, waited, 1.0)
 
 
 # -- composing -------------------------------------------------------------------------------

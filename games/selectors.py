@@ -3,10 +3,13 @@ viewer may not see never reaches a template."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.core.paginator import Paginator
 from django.db import connection
+from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
@@ -27,7 +30,7 @@ from .engine import (
 )
 from .engine.cards import Card
 from .engine.state import redact_record
-from .models import Game, Heartbeat, Move, Seat
+from .models import Game, Heartbeat, Invitation, Move, RoundScore, Seat
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
 SUIT_NAMES = {
@@ -143,21 +146,144 @@ def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
 # -- lists -----------------------------------------------------------------------------------
 
 
-def dashboard(user: User) -> dict:
-    seats = Seat.objects.filter(user=user).select_related("game")
-    active = [s for s in seats if s.game.status == Game.Status.ACTIVE]
-    my_turn = [s for s in active if s.game.to_move_seat == s.index and not s.resigned]
-    far_future = "9999"
-    my_turn.sort(key=lambda s: (s.game.deadline is None, s.game.deadline or far_future))
-    waiting = [s for s in active if s not in my_turn]
-    waiting.sort(key=lambda s: s.game.turn_started_at or s.game.started_at, reverse=True)
-    open_games = [s for s in seats if s.game.status == Game.Status.OPEN]
-    finished = sorted(
-        (s for s in seats if s.game.status == Game.Status.FINISHED),
-        key=lambda s: s.game.finished_at,
-        reverse=True,
-    )[:20]
-    return {"my_turn": my_turn, "waiting": waiting, "open_games": open_games, "finished": finished}
+FINISHED_PER_PAGE = 20
+# What a dashboard row reads: columns only, never the state (convention 16).
+_ROW_GAME_FIELDS = (
+    "status", "rules", "seat_count", "to_move_seat", "round_index", "deadline",
+    "turn_started_at", "started_at", "finished_at", "created_by_id",
+)  # fmt: skip
+_ROW_SEAT_FIELDS = ("id", "index", "game_id", "resigned", "autopilot", "final_rank", "final_total")
+
+
+def _my_seats(user: User):
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .only(*_ROW_SEAT_FIELDS, *(f"game__{field}" for field in _ROW_GAME_FIELDS))
+    )
+
+
+def dashboard(user: User, page: str | None = None) -> dict:
+    """The player's games in a fixed number of queries however many there are: the games under
+    way and waiting to start, one page of finished games, the invitations waiting on an answer,
+    the other players' names, and the scores so far (summed from the rounds played)."""
+    current = list(_my_seats(user).filter(game__status__in=[Game.Status.ACTIVE, Game.Status.OPEN]))
+    finished = Paginator(
+        _my_seats(user)
+        .filter(game__status=Game.Status.FINISHED)
+        .order_by("-game__finished_at", "-game_id"),
+        FINISHED_PER_PAGE,
+    ).get_page(page)
+    invitations = list(
+        Invitation.objects.filter(
+            invitee=user, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
+        )
+        .exclude(game__seats__user=user)
+        .select_related("game", "invited_by")
+        .only(
+            "id", "game_id", "invited_by__username", "invited_by__display_name",
+            *(f"game__{field}" for field in _ROW_GAME_FIELDS),
+            "game__time_per_move_days",
+        )
+        .order_by("-created_at")
+    )  # fmt: skip
+    seats = [*current, *finished.object_list]
+    players = _players_by_game({s.game_id for s in seats} | {i.game_id for i in invitations})
+    active_ids = [s.game_id for s in current if s.game.status == Game.Status.ACTIVE]
+    totals = _totals_by_game(active_ids)
+    rows = {s.pk: _row(s, players[s.game_id], totals.get(s.game_id)) for s in seats}
+    active = [rows[s.pk] for s in current if s.game.status == Game.Status.ACTIVE]
+    my_turn = [r for r in active if r["my_turn"]]
+    my_turn.sort(key=lambda r: (r["game"].deadline is None, r["game"].deadline or r["game"].pk))
+    waiting = [r for r in active if not r["my_turn"]]
+    waiting.sort(key=lambda r: r["game"].turn_started_at or r["game"].started_at, reverse=True)
+    return {
+        "my_turn": my_turn,
+        "waiting": waiting,
+        "open_games": [rows[s.pk] for s in current if s.game.status == Game.Status.OPEN],
+        "invitations": [
+            {"invitation": i, "game": i.game, "players": [p.user.name for p in players[i.game_id]]}
+            for i in invitations
+        ],
+        "finished": [rows[s.pk] for s in finished.object_list],
+        "finished_page": finished,
+        "no_email": not user.email,
+    }
+
+
+def _players_by_game(game_ids) -> dict[int, list[Seat]]:
+    """Every seat of these games with its player's name, in one query."""
+    players = defaultdict(list)
+    seats = (
+        Seat.objects.filter(game_id__in=game_ids)
+        .select_related("user")
+        .only("game_id", "index", "user__username", "user__display_name", "user__is_bot")
+        .order_by("game_id", "index")
+    )
+    for seat in seats:
+        players[seat.game_id].append(seat)
+    return players
+
+
+def _totals_by_game(game_ids) -> dict[int, dict[int, int]]:
+    """Each seat's total so far, by game: the sum of its round penalties, in one query."""
+    totals = defaultdict(dict)
+    rows = (
+        RoundScore.objects.filter(game_id__in=game_ids)
+        .values_list("game_id", "seat")
+        .annotate(total=Sum("penalty"))
+        .order_by()
+    )
+    for game_id, seat, total in rows:
+        totals[game_id][seat] = total
+    return totals
+
+
+def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict:
+    game = seat.game
+    if game.status == Game.Status.FINISHED:
+        place, score = seat.final_rank, seat.final_total
+    elif game.status == Game.Status.ACTIVE:
+        totals = {p.index: (totals or {}).get(p.index, 0) for p in players}
+        score = totals[seat.index]
+        place = 1 + sum(total < score for total in totals.values())
+    else:
+        place = score = None
+    return {
+        "game": game,
+        "seat": seat,
+        "opponents": [p.user.name for p in players if p.index != seat.index],
+        "players": [p.user.name for p in players],
+        "free_seats": game.seat_count - len(players),
+        "round": game.round_index + 1,
+        "rounds": Rules.from_dict(game.rules).round_count,
+        "place": place,
+        "score": score,
+        "my_turn": game.status == Game.Status.ACTIVE
+        and game.to_move_seat == seat.index
+        and not seat.resigned,
+    }
+
+
+def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
+    """For the host: each name they invited and its answer (nothing says whether a name is a
+    player here until that player answers). Empty for anyone else."""
+    if seat is None or seat.user_id != game.created_by_id:
+        return []
+    seated = set(game.seats.values_list("user_id", flat=True))
+    rows = []
+    for invitation in game.invitations.only("invited_as", "status", "invitee_id"):
+        status = invitation.status
+        if invitation.invitee_id is not None and invitation.invitee_id in seated:
+            status = Invitation.Status.ACCEPTED
+        rows.append(
+            {
+                "name": invitation.invited_as,
+                "status": status,
+                "label": Invitation.Status(status).label,
+            }
+        )
+    return rows
 
 
 def lobby(user: User) -> list[Game]:

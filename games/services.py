@@ -323,6 +323,7 @@ def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> No
     game.state = state.to_dict()
     game.version = state.action_count
     game.to_move_seat = state.to_move
+    game.round_index = state.round_index  # for lists, which never load the state
     if turn_changed:
         from .deadlines import turn_deadline  # the clock stops while the player is on vacation
 

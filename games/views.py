@@ -28,7 +28,8 @@ def _count(value: str | None) -> int | None:
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
-    return render(request, "games/dashboard.html", selectors.dashboard(request.user))
+    context = selectors.dashboard(request.user, page=request.GET.get("page"))
+    return render(request, "games/dashboard.html", context)
 
 
 @require_GET
@@ -122,6 +123,7 @@ def _page_context(request, game, seat, error=None):
         context["seats"] = list(game.seats.select_related("user"))
         context["free_seats"] = range(game.seat_count - len(context["seats"]))
         context["rules_summary"] = selectors.rules_summary(Rules.from_dict(game.rules))
+        context["invitations"] = selectors.invitations_sent(game, seat)
         context["invite_url"] = request.build_absolute_uri(
             reverse("invite", kwargs={"code": game.invite_code})
         )

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import Preferences
 from accounts.selectors import preferences_of
 from accounts.services import preferences_update
-from games import notifications, services, tasks
+from games import invitations, notifications, services, tasks
 from games.engine import GameState, Rules
 from games.models import Game, Notification, Seat
 from games.services import GameError
@@ -117,7 +117,60 @@ def test_no_your_turn_mail_to_someone_watching_the_table_unless_they_asked_for_i
     other = seat_to_move(game)
     preferences_update(user=other.user, turn_mail_while_watching=True)
     Seat.objects.filter(pk=other.pk).update(last_seen_at=timezone.now())
-    assert send_all() == ["sent"]
+    assert sorted(send_all()) == ["moved_on", "sent"]  # the first waited, and its turn passed
+
+
+def test_a_your_turn_mail_to_a_watching_player_waits_pending_and_goes_out_when_they_leave(
+    django_capture_on_commit_callbacks,
+):
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    row = Notification.objects.get(kind="your_turn")
+    now = timezone.now()
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
+    with django_capture_on_commit_callbacks() as queued:
+        assert notifications.notification_send(notification_id=row.pk, now=now) == "watching"
+    assert len(queued) == 1, "checked again later, by a new task"
+    row.refresh_from_db()
+    assert (row.status, row.reason) == ("pending", "watching") and not mail.outbox
+    assert row.enqueued_at > now + timedelta(seconds=30)  # after the presence window
+    # The sweep leaves it alone while its own check is due; the check then finds them gone.
+    assert notifications.notifications_requeue_stale(now=now + timedelta(minutes=1)) == 0
+    later = now + timedelta(seconds=31)
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "sent"
+    row.refresh_from_db()
+    assert (row.status, row.reason) == ("sent", "") and mail.outbox[0].to == [seat.user.email]
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "done"
+
+
+def test_a_waiting_your_turn_mail_is_dropped_if_the_player_moves_meanwhile():
+    game, _users = two_people()
+    seat = seat_to_move(game)
+    row = Notification.objects.get(kind="your_turn")
+    Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
+    assert notifications.notification_send(notification_id=row.pk) == "watching"
+    play_turn(game)
+    later = timezone.now() + timedelta(minutes=1)
+    assert notifications.notification_send(notification_id=row.pk, now=later) == "moved_on"
+    row.refresh_from_db()
+    assert row.status == "skipped" and not mail.outbox
+
+
+def test_a_player_who_keeps_watching_is_checked_less_and_less_often_up_to_a_cap(settings):
+    settings.PRESENCE_SECONDS = 30
+    since = timezone.now()
+    seat = Seat(last_seen_at=since)
+    delay = notifications.watching_recheck_delay
+    assert delay(seat=seat, since=since, now=since) == 31  # the window, then one second
+    waits = []
+    now = since
+    for _check in range(12):  # the player polls on, always seen just now
+        seat.last_seen_at = now
+        waits.append(delay(seat=seat, since=since, now=now))
+        now += timedelta(seconds=waits[-1])
+    assert waits == sorted(waits) and waits[3] > 2 * waits[0]
+    assert max(waits) == notifications.WATCHING_RECHECK_MAX.total_seconds()
+    assert notifications.WATCHING_RECHECK_MAX < notifications.REQUEUE_AFTER
 
 
 def test_presence_is_written_at_most_every_ten_seconds():
@@ -293,8 +346,10 @@ def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_
     client.force_login(host)
     response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": "friend"})
     assert response.status_code == 302
-    assert notifications.game_invite(game_id=game.pk, user=host, who=friend.email) is None
-    assert notifications.game_invite(game_id=game.pk, user=host, who="nobody@example.com") is None
+    assert invitations.game_invite(game_id=game.pk, user=host, who="FRIEND") is None  # again
+    again = invitations.game_invite(game_id=game.pk, user=host, who=friend.email)
+    nobody = invitations.game_invite(game_id=game.pk, user=host, who="nobody@example.com")
+    assert again.invitee is None and nobody.invitee is None  # recorded alike; no mail
     assert Notification.objects.filter(kind="invitation").count() == 1
     send_all()
     message = mail.outbox[0]
@@ -306,7 +361,7 @@ def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_
     assert page.status_code == 200 and "Take a seat" in page.content.decode()
     services.game_join(game_id=game.pk, user=friend)
     with pytest.raises(GameError, match="creator"):
-        notifications.game_invite(game_id=game.pk, user=friend, who=host.username)
+        invitations.game_invite(game_id=game.pk, user=friend, who=host.username)
 
 
 def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not_sent():
@@ -314,9 +369,18 @@ def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not
     preferences_update(user=shy, invitations=False)
     game = services.game_create(creator=host, rules=Rules(), seat_count=3)
     services.game_join(game_id=game.pk, user=guest)
-    assert notifications.game_invite(game_id=game.pk, user=host, who=guest.username) is None
-    assert notifications.game_invite(game_id=game.pk, user=host, who=shy.username) is None
+    assert invitations.game_invite(game_id=game.pk, user=host, who=guest.username) is None
+    # No mail for who wants none; the invitation still waits on their dashboard.
+    assert invitations.game_invite(game_id=game.pk, user=host, who=shy.username).invitee == shy
     assert not Notification.objects.exists()
+
+
+def test_an_invitation_mail_is_not_sent_once_the_player_declined():
+    host, friend = UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3)
+    invitation = invitations.game_invite(game_id=game.pk, user=host, who=friend.username)
+    invitations.invitation_decline(invitation_id=invitation.pk, user=friend)
+    assert send_all() == ["declined"] and not mail.outbox
 
 
 def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
@@ -334,6 +398,18 @@ def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
     assert "you came 1st" in to_winner.body and "Scoresheet" in to_winner.body
     assert "(resigned)" in to_winner.body
     assert f"/games/{game.pk}/replay/" in html_of(to_winner)
+
+
+def test_the_game_over_mail_says_1_point_not_1_points():
+    user = UserFactory()
+    context = notifications.sample_context("game_over", user)
+    context["my_total"] = 1
+    for entry, total in zip(context["ranking"], (1, 2, 0), strict=True):
+        entry["total"] = total
+    _subject, text, html = notifications.render_email("game_over", context)
+    for body in (text, html):
+        assert "1 points" not in body
+        assert "with 1 point." in body and "2 points" in body and "0 points" in body
 
 
 def test_a_daily_digest_replaces_per_turn_mail_and_goes_out_once_a_day(settings):

@@ -311,3 +311,61 @@ def test_a_worker_killed_mid_move_and_restarted_loses_and_doubles_no_move(worker
     assert bot_moves.first().action["type"] == "draw"
     assert game.version - before == 2 and all(m.by_bot for m in bot_moves)
     assert_log_is_whole(game)
+
+
+def test_a_your_turn_mail_waits_while_the_player_watches_and_goes_out_once_they_leave(
+    worker, client, settings, monkeypatch
+):
+    """Against a bot, the player's turn comes back within seconds, while their tab is still open:
+    the mail waits for them to leave rather than being dropped."""
+    from django.db import connections
+    from django.test import Client
+
+    from games import notifications
+
+    settings.PRESENCE_SECONDS = 2
+    monkeypatch.setattr(notifications, "PRESENCE_TOUCH_SECONDS", 0)
+    human = UserFactory()
+    client.force_login(human)
+    game = started_game([human], seat_count=2, bots="easy")
+    human_seat = game.seats.get(user=human).index
+    assert wait_for(lambda: fresh(game).to_move_seat == human_seat)
+    assert worker_has_drained()
+    mail.outbox.clear()
+
+    tab_open = threading.Event()
+    tab_open.set()
+
+    def open_tab():  # the table polls while it is visible, as the page's script does
+        tab = Client()
+        tab.force_login(human)
+        poll = reverse("game_table", kwargs={"game_id": game.pk})
+        while tab_open.is_set():
+            tab.get(f"{poll}?v=0")
+            time.sleep(0.2)
+        connections.close_all()
+
+    polling = threading.Thread(target=open_tab)
+    polling.start()
+    try:
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).seats.get(user=human).last_seen_at)
+        play_human_turn(client, game)
+        assert wait_for(lambda: fresh(game).to_move_seat == human_seat, timeout=20)
+
+        def checked_while_watching():
+            row = Notification.objects.filter(
+                user=human, kind="your_turn", turn=game.turn_version
+            ).first()
+            return row is not None and (row.reason == "watching" or row.status != "pending")
+
+        assert wait_for(checked_while_watching, timeout=20)
+        assert not mail.outbox, "no mail while the player is looking"
+    finally:
+        tab_open.clear()  # the player closes the tab
+        polling.join(timeout=10)
+    # The mail goes out once the presence window has passed.
+    assert wait_for(lambda: mail.outbox, timeout=20)
+    [message] = mail.outbox
+    assert message.to == [human.email] and message.subject == f"Your turn in game #{game.pk}"
+    row = Notification.objects.get(user=human, kind="your_turn", turn=fresh(game).turn_version)
+    assert row.status == "sent"

@@ -1,0 +1,135 @@
+"""The dashboard: what each row says (opponents, round, place and score, deadline), the tab title,
+pages of finished games, and a fixed number of queries that never read a game's state."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import invitations, services
+from games.engine import Rules
+from games.models import Game, RoundScore
+from tests.factories import UserFactory, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def dashboard(client, user, **params):
+    client.force_login(user)
+    response = client.get(reverse("home"), params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def title(html: str) -> str:
+    return re.search(r"<title>(.*?)</title>", html, re.S)[1].strip()
+
+
+def waiting_on(player, opponent, **options) -> Game:
+    """A started two-player game whose first turn is `player`'s."""
+    while True:
+        game = started_game([player, opponent], **options)
+        if game.seats.get(index=game.to_move_seat).user == player:
+            return game
+        services.game_resign(game_id=game.pk, user=opponent)  # not this one: finish it
+
+
+def test_a_row_names_the_opponents_the_round_my_place_and_score_and_the_deadline(client):
+    me = UserFactory(display_name="Me")
+    sam = UserFactory(display_name="Sam")
+    game = waiting_on(me, sam, time_per_move_days=2)
+    Game.objects.filter(pk=game.pk).update(round_index=3)  # the column is what the row reads
+    for user, penalty in ((me, 12), (sam, 5)):
+        RoundScore.objects.create(
+            game=game, round_index=0, seat=game.seats.get(user=user).index, user=user,
+            hand_size=3, wild_rank=3, penalty=penalty, went_out=False, melds=[], deadwood=[],
+        )  # fmt: skip
+    html = dashboard(client, me)
+    row = html[html.index(f'href="{reverse("game", args=[game.pk])}"') :]
+    row = row[: row.index("</a>")]
+    assert "Sam" in row and "Me" not in row
+    assert "Round 4 of 11" in row
+    assert "2nd, 12 points" in row
+    assert "due 1\xa0day" in row
+    assert title(html) == "(1) Your turn · 3·13"
+    RoundScore.objects.filter(user=me).update(penalty=1)
+    assert "1st, 1 point<" in dashboard(client, me)  # one point, not "1 points"
+
+
+def test_no_zero_badge_when_nothing_waits_and_the_title_counts_the_games_waiting(client):
+    me = UserFactory()
+    html = dashboard(client, me)
+    assert 'class="count"' not in html and title(html) == "My games"
+    for _ in range(3):
+        waiting_on(me, UserFactory())
+    html = dashboard(client, me)
+    assert title(html).startswith("(3) Your turn")
+    assert '<span class="count">3</span>' in html
+
+
+def test_finished_games_come_twenty_a_page_and_junk_pages_are_never_a_500(client):
+    me = UserFactory()
+    for _ in range(23):
+        game = started_game([me, UserFactory()])
+        services.game_resign(game_id=game.pk, user=me)
+    rematch = 'action="/games/'
+    first = dashboard(client, me)
+    assert first.count(rematch) == 20 and "Page 1 of 2" in first
+    second = dashboard(client, me, page=2)
+    assert second.count(rematch) == 3 and "Page 2 of 2" in second
+    for junk in ("abc", "-1", "0", "99999", "1.5", "\uff12"):
+        client.force_login(me)
+        response = client.get(reverse("home"), {"page": junk})
+        assert response.status_code in (200, 404)
+
+
+def many_games(me, count):
+    """Games of every kind for `me`: waiting on me, on others, open, finished, invitations."""
+    for _ in range(count):
+        other = UserFactory()
+        started_game([me, other, UserFactory()], time_per_move_days=1)
+        finished = started_game([me, other])
+        services.game_resign(game_id=finished.pk, user=other)
+        services.game_create(creator=me, rules=Rules(), seat_count=3)
+        hosted = services.game_create(creator=other, rules=Rules(), seat_count=2)
+        invitations.game_invite(game_id=hosted.pk, user=other, who=me.username)
+
+
+@pytest.mark.queries
+def test_the_dashboard_runs_a_fixed_number_of_queries_and_never_reads_the_state(client):
+    me = UserFactory()
+    counts = []
+    for more in (1, 6):
+        many_games(me, more)
+        client.force_login(me)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("home")).status_code == 200
+        counts.append(len(queries))
+        for query in queries.captured_queries:
+            assert '"games_game"."state"' not in query["sql"], query["sql"]
+    assert counts[0] == counts[1], counts
+    assert counts[1] <= 12
+
+
+def test_signing_up_without_an_email_says_no_turn_mail_will_come(client):
+    form = client.get(reverse("signup")).content.decode()
+    assert "Without one, no email will tell you when it is your turn." in form
+    response = client.post(
+        reverse("signup"),
+        {
+            "username": "nomail",
+            "password1": "a long pass phrase 9",
+            "password2": "a long pass phrase 9",
+        },
+        follow=True,
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "no email will tell you when it is your turn" in html  # the message and the line
+    assert html.count("no email will tell you when it is your turn") == 2
+    later = client.get(reverse("home")).content.decode()
+    assert later.count("no email will tell you when it is your turn") == 1
+    with_mail = UserFactory()
+    assert "no email will tell you" not in dashboard(client, with_mail)

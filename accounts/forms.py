@@ -37,3 +37,12 @@ class VacationForm(forms.Form):
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Whole days, midnight to midnight UTC."),
     )
+
+
+class VacationEndForm(forms.Form):
+    """Which vacation to cancel or end: a database id, whatever the form was given."""
+
+    vacation_id = forms.IntegerField(min_value=1, max_value=2**31 - 1)
+
+    def __init__(self, data):
+        super().__init__({"vacation_id": data.get("vacation", "")})

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from games import deadlines
 from games.services import GameError
 
-from .forms import PreferencesForm, SignupForm, VacationForm
+from .forms import PreferencesForm, SignupForm, VacationEndForm, VacationForm
 from .selectors import preferences_of
 from .services import preferences_update
 
@@ -48,23 +48,24 @@ def notification_preferences(request):
 @login_required
 def vacation(request):
     """Book days off (the clocks of your turns stand still), or end a vacation."""
-    form = VacationForm(request.POST if request.POST.get("action") == "book" else None)
-    status = 200
+    action = request.POST.get("action")
+    form = VacationForm(request.POST if action == "book" else None)
+    status, error = 200, None
     if request.method == "POST":
         try:
-            if request.POST.get("action") == "end":
-                vacation_id = request.POST.get("vacation", "")
-                deadlines.vacation_end(
-                    user=request.user, vacation_id=int(vacation_id) if vacation_id.isdigit() else 0
-                )
+            if action == "end":
+                ending = VacationEndForm(request.POST)
+                if not ending.is_valid():
+                    raise GameError(_("There is no such vacation to end."), status=404)
+                deadlines.vacation_end(user=request.user, **ending.cleaned_data)
                 messages.success(request, _("Your vacation is over; your clocks run again."))
                 return redirect("vacation")
             if form.is_valid():
                 deadlines.vacation_book(user=request.user, **form.cleaned_data)
                 messages.success(request, _("Vacation booked: your clocks stand still then."))
                 return redirect("vacation")
-        except GameError as error:
-            form.add_error(None, error.message)
-        status = 400
-    context = {"form": form, **deadlines.vacation_overview(request.user)}
+            status = 400
+        except GameError as failure:
+            status, error = failure.status, failure.message
+    context = {"form": form, "error": error, **deadlines.vacation_overview(request.user)}
     return render(request, "accounts/vacation.html", context, status=status)

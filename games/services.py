@@ -113,8 +113,13 @@ def _free_index(game: Game) -> int:
 
 
 @transaction.atomic
-def game_join(*, game_id: int, user: User) -> Seat:
+def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Seat:
+    """Take a free seat. A private game seats only who was invited: by its link (`invite_code`)
+    or by name; to anyone else it does not exist."""
     game = _lock_game(game_id)
+    invited = invite_code == game.invite_code or game.invitations.filter(invitee=user).exists()
+    if not game.is_public and not invited:
+        raise GameError(_("There is no such game."), status=404)
     _require_open(game)
     if user.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
@@ -243,6 +248,17 @@ def move_go_out(*, game_id: int, user: User, version: int | None, card: str):
     return move_play(
         game_id=game_id, user=user, version=version, build=lambda seat: GoOut(seat, parsed)
     )
+
+
+def _card_tokens(tokens) -> list[str]:
+    """The cards named among `tokens`, as tokens; junk (a NUL byte, say) is dropped."""
+    found = []
+    for token in tokens:
+        try:
+            found.append(Card.from_token(str(token)[:8]).token)
+        except (ValueError, TypeError):
+            continue
+    return found
 
 
 def _parse_card_token(token: str) -> Card:
@@ -427,7 +443,7 @@ def seat_set_hand_order(
     seat = _seat_of(game, user)
     seat.hand_sort = sort
     if order is not None:
-        seat.hand_order = [str(token)[:8] for token in order[:40]]
+        seat.hand_order = _card_tokens(order[:40])
     seat.save(update_fields=["hand_sort", "hand_order"])
     return seat
 

@@ -235,7 +235,13 @@ def _post(service):
     return require_POST(lambda request, game_id: _act(request, game_id, service))
 
 
-game_join = _post(services.game_join)
+@require_POST
+def game_join(request, game_id):
+    """Take a seat; a private game's invitation link, once followed, is kept in the session."""
+    invite_code = request.session.get(f"invite-{game_id}")
+    return _act(request, game_id, services.game_join, invite_code=invite_code)
+
+
 game_leave = _post(services.game_leave)
 game_start = _post(services.game_start)
 

@@ -24,7 +24,7 @@ def started_game(users, *, rules=None, bots: str | None = None, seat_count=None,
         creator=users[0], rules=rules or Rules(), seat_count=seat_count, **options
     )
     for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user)
+        services.game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
     if bots:
         services.game_fill_with_bots(game_id=game.pk, user=users[0], bot_kind=bots)
     services.game_start(game_id=game.pk, user=users[0])

@@ -114,7 +114,7 @@ def test_accepting_an_invitation_the_game_cannot_honour_is_a_clear_409_and_chang
     host, friend, other = UserFactory(), UserFactory(), UserFactory()
     game = private_game(host, seat_count=2)
     invitation = invite(game, host, friend.username)
-    services.game_join(game_id=game.pk, user=other)  # the last seat goes
+    services.game_join(game_id=game.pk, user=other, invite_code=game.invite_code)  # the last seat
     expected = "This game is full."
     if why == "started":
         services.game_start(game_id=game.pk, user=host)

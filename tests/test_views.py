@@ -210,3 +210,42 @@ def test_the_table_costs_the_same_few_queries_early_and_late(
             client.get(reverse("game_table", args=[game.pk]), {"v": game.version}).status_code
             == 204
         )
+
+
+def test_a_stranger_cannot_join_a_private_game_without_its_invitation(client):
+    """Game ids are sequential: a join POST alone must not seat anyone at a private game (nor
+    show them its invitation link); the invitation link or an invitation by name does."""
+    from games import invitations, services
+    from games.engine import Rules
+
+    host, stranger, named = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=4, is_public=False)
+    client.force_login(stranger)
+    response = post(client, "game_join", game, {})
+    assert response.status_code == 404 and game.invite_code not in response.content.decode()
+    assert game.seats.count() == 1
+    client.get(reverse("invite", args=[game.invite_code]))  # by the link: welcome
+    assert post(client, "game_join", game, {}).status_code == 302
+    invitations.game_invite(game_id=game.pk, user=host, who=named.username)
+    services.game_join(game_id=game.pk, user=named)  # invited by name
+    assert game.seats.count() == 3
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_a_stranger_walks_every_game_page_and_sees_no_private_game(client, public):
+    from games import services
+    from games.engine import Rules
+
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users, is_public=public)
+    client.force_login(UserFactory())
+    for name in ("game", "game_table", "game_history"):
+        response = client.get(reverse(name, args=[game.pk]), {"v": 1})
+        assert response.status_code == (200 if public else 404)
+        assert game.invite_code not in response.content.decode()
+    replay = client.get(reverse("game_replay", args=[game.pk]))
+    assert replay.status_code == (403 if public else 404)
+    waiting = services.game_create(creator=users[0], rules=Rules(), seat_count=3, is_public=public)
+    response = post(client, "game_join", waiting, {})
+    assert response.status_code == (302 if public else 404)
+    assert waiting.seats.count() == (2 if public else 1)

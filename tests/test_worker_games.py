@@ -213,7 +213,10 @@ if pause:
         time.sleep(pause)
         after_commit(game)
     services._after_commit = slow
-app.conf.broker_transport_options = {"visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"])}
+# The namespaced key: it is the one the app reads (a plain broker_transport_options is shadowed).
+app.conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = {
+    "visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"])
+}
 app.worker_main(["worker", "--pool", "solo", "--loglevel", "WARNING",
                  "--without-mingle", "--without-gossip", "--without-heartbeat"])
 """

@@ -35,6 +35,10 @@ SUIT_NAMES = {
     "C": gettext_noop("clubs"),
 }
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_WORDS = {
+    1: gettext_noop("ace"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
+    13: gettext_noop("king"),
+}  # fmt: skip
 RANK_PLURALS = {
     1: gettext_noop("Aces"), 2: gettext_noop("2s"), 3: gettext_noop("3s"), 4: gettext_noop("4s"),
     5: gettext_noop("5s"), 6: gettext_noop("6s"), 7: gettext_noop("7s"), 8: gettext_noop("8s"),
@@ -85,23 +89,26 @@ class CardInfo:
     red: bool
     wild: bool
     label: str  # "7♥"
-    name: str  # "7 of hearts", for screen readers
+    name: str  # "7 of hearts, wild": the card in words, as a screen reader speaks it
 
 
 def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
     if card.is_joker:
-        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker"))
+        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker, wild"))
     rank = RANK_NAMES.get(card.rank, str(card.rank))
     symbol = SUIT_SYMBOLS[card.suit]
+    spoken_rank = _(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else rank
+    name = _("%(rank)s of %(suit)s") % {"rank": spoken_rank, "suit": _(SUIT_NAMES[card.suit])}
+    wild = card.rank == wild_rank
     return CardInfo(
         token=card.token,
         rank=rank,
         suit=card.suit,
         symbol=symbol,
         red=card.suit in "HD",
-        wild=card.rank == wild_rank,
+        wild=wild,
         label=f"{rank}{symbol}",
-        name=_("%(rank)s of %(suit)s") % {"rank": rank, "suit": _(SUIT_NAMES[card.suit])},
+        name=_("%(card)s, wild") % {"card": name} if wild else name,
     )
 
 
@@ -216,11 +223,16 @@ def rules_summary(rules: Rules) -> list[str]:
 # -- the table -------------------------------------------------------------------------------
 
 
-def describe_move(record: dict, names: list[str]) -> str:
-    """One line of history, from a record already filtered for its viewer (public_for)."""
+def round_wild_rank(rules: Rules, round_index: int) -> int:
+    return rules.wild_rank_for(rules.hand_sizes[round_index])
+
+
+def describe_move(record: dict, names: list[str], wild_rank: int | None = None) -> str:
+    """One line of history, from a record already filtered for its viewer (public_for). Cards
+    are named in words ("the 7 of hearts, wild"), so the line reads the same aloud."""
     who = names[record["seat"]]
     card = record["card"]
-    label = card_info(Card.from_token(card)).label if card else None
+    label = card_info(Card.from_token(card), wild_rank).name if card else None
     if record["type"] == "draw":
         if record["source"] == "discard":
             return _("%(who)s took the %(card)s from the discard pile") % {
@@ -270,18 +282,15 @@ def table(game: Game, seat: Seat | None) -> dict:
         discardable = {a.card.token for a in legal if isinstance(a, Discard)}
         go_out = {a.card.token for a in legal if isinstance(a, GoOut)}
         drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
-        hand = [
-            {"card": card_info(c, wild), "discardable": c.token in discardable,
-             "goes_out": c.token in go_out, "just_drawn": c == drawn}
-            for c in ordered
-        ]  # fmt: skip
+        taken = view.drawn_from_discard if view.my_turn else None
+        hand = _hand_items(ordered, wild, discardable, go_out, drawn, taken)
         hint = _hint(view.hand, wild, view.rules, view.phase == "discard")
     since = []
     if seat is not None and seat.seen_version < game.version:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
         for move in moves.order_by("seq")[:60]:
             record = redact_record(move.record, index)
-            text = describe_move(record, names)
+            text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
             since.append({"text": text, "past": move.round_index < view.round_index})
     last_round = None
     if view.round_results:
@@ -323,6 +332,27 @@ def table(game: Game, seat: Seat | None) -> dict:
         "to_move_name": names[view.to_move] if view.to_move is not None else None,
         "rules_summary": rules_summary(view.rules),
     }
+
+
+def _hand_items(ordered, wild_rank, discardable, go_out, drawn, taken) -> list[dict]:
+    """The player's cards as the hand shows them. `held`: a copy of the card just taken from the
+    discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
+    draw (the new card, else the first that may go); with nothing to discard, the first card is
+    the hand's one tab stop (the arrow keys reach the rest)."""
+    items = [
+        {"card": card_info(c, wild_rank), "discardable": c.token in discardable,
+         "goes_out": c.token in go_out, "just_drawn": c == drawn,
+         "held": taken is not None and c.face == taken.face and c.token not in discardable,
+         "focus": False, "tabstop": c.token in discardable}
+        for c in ordered
+    ]  # fmt: skip
+    playable = [i for i in items if i["discardable"]]
+    if playable:
+        focus = next((i for i in playable if i["just_drawn"]), playable[0])
+        focus["focus"] = True
+    elif items:
+        items[0]["tabstop"] = True
+    return items
 
 
 def _hint(hand, wild_rank, rules, after_draw: bool) -> dict:
@@ -374,6 +404,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     """Every move, as the viewer may see it; all cards once the game is over."""
     names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
     over = game.status == Game.Status.FINISHED
+    rules = Rules.from_dict(game.rules)
     viewer = seat.index if seat else None
     current_round = game.state["round_index"] if game.state else 0
     rows = []
@@ -384,7 +415,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
                 "past": over or move.round_index < current_round,
                 "seq": move.seq + 1,
                 "round": move.round_index + 1,
-                "text": describe_move(record, names),
+                "text": describe_move(record, names, round_wild_rank(rules, move.round_index)),
                 "at": move.created_at,
                 "by_bot": move.by_bot,
             }
@@ -416,8 +447,9 @@ def replay_step(game: Game, step: int) -> dict:
     ]  # fmt: skip
     last = None
     if step:
-        record = Move.objects.get(game=game, seq=step - 1).record
-        last = describe_move(record, names)
+        move = Move.objects.get(game=game, seq=step - 1)
+        wild_then = round_wild_rank(Rules.from_dict(game.rules), move.round_index)
+        last = describe_move(move.record, names, wild_then)
     return {
         "step": step,
         "steps": total,

@@ -254,7 +254,9 @@ def test_every_card_in_a_whole_game_is_spoken_and_groups_are_labelled(client, du
     rows = parse(history).find_all(lambda n: "text" in n.classes())
     lines = [row.text() for row in rows]
     assert not any(symbol in line for line in lines for symbol in "♠♥♦♣")
-    assert sum(bool(re.search(r" (of (spades|hearts|diamonds|clubs)|joker)", s)) for s in lines) > 50
+    assert (
+        sum(bool(re.search(r" (of (spades|hearts|diamonds|clubs)|joker)", s)) for s in lines) > 50
+    )
     assert any(", wild" in line for line in lines)
     replay = reverse("game_replay", args=[game.pk])
     for step in (0, 1, game.version // 2, game.version):
@@ -275,7 +277,7 @@ def test_round_summary_and_hint_say_which_cards_are_melds_and_which_are_left_ove
     (summary,) = page.find_all(lambda n: "round-summary" in n.classes())
     for row in summary.find_all(lambda n: n.tag == "tr"):
         for label in row.find_all(lambda n: "group-label" in n.classes()):
-            group = label.parent.find_all(lambda n: "role" in n.attrs and n.attrs["role"] == "group")
+            group = label.parent.find_all(lambda n: n.attrs.get("role") == "group")
             kind = {"Melds:": "meld", "Left over:": "left over", "Laid off:": "laid off"}
             assert group and all(g.attrs["aria-label"] == kind[label.text()] for g in group)
     assert "Left over:" in summary.text() or "Melds:" in summary.text()

@@ -135,6 +135,27 @@ def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
     return sorted(hand, key=key)
 
 
+def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | None:
+    """Marks the hand's items for the page. `held`: a copy of the card just taken from the
+    discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
+    draw (the new card, else the first that may go). `tabstop`: with nothing to discard, the
+    first card is the hand's one tab stop (the arrow keys reach the rest)."""
+    if hand is None:
+        return None
+    face = (card_info(taken).rank, card_info(taken).suit) if taken else None
+    for item in hand:
+        card = item["card"]
+        item["held"] = (card.rank, card.suit) == face and not item["discardable"]
+        item["focus"] = False
+        item["tabstop"] = item["discardable"]
+    playable = [item for item in hand if item["discardable"]]
+    if playable:
+        next((i for i in playable if i["just_drawn"]), playable[0])["focus"] = True
+    elif hand:
+        hand[0]["tabstop"] = True
+    return hand
+
+
 # -- lists -----------------------------------------------------------------------------------
 
 
@@ -232,19 +253,19 @@ def describe_move(record: dict, names: list[str], wild_rank: int | None = None) 
     are named in words ("the 7 of hearts, wild"), so the line reads the same aloud."""
     who = names[record["seat"]]
     card = record["card"]
-    label = card_info(Card.from_token(card), wild_rank).name if card else None
+    named = card_info(Card.from_token(card), wild_rank).name if card else None
     if record["type"] == "draw":
         if record["source"] == "discard":
             return _("%(who)s took the %(card)s from the discard pile") % {
                 "who": who,
-                "card": label,
+                "card": named,
             }
-        if label:
-            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": label}
+        if named:
+            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": named}
         return _("%(who)s drew from the stock") % {"who": who}
     if record["type"] == "go_out":
-        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": label}
-    return _("%(who)s discarded the %(card)s") % {"who": who, "card": label}
+        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": named}
+    return _("%(who)s discarded the %(card)s") % {"who": who, "card": named}
 
 
 def table(game: Game, seat: Seat | None) -> dict:
@@ -282,8 +303,11 @@ def table(game: Game, seat: Seat | None) -> dict:
         discardable = {a.card.token for a in legal if isinstance(a, Discard)}
         go_out = {a.card.token for a in legal if isinstance(a, GoOut)}
         drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
-        taken = view.drawn_from_discard if view.my_turn else None
-        hand = _hand_items(ordered, wild, discardable, go_out, drawn, taken)
+        hand = [
+            {"card": card_info(c, wild), "discardable": c.token in discardable,
+             "goes_out": c.token in go_out, "just_drawn": c == drawn}
+            for c in ordered
+        ]  # fmt: skip
         hint = _hint(view.hand, wild, view.rules, view.phase == "discard")
     since = []
     if seat is not None and seat.seen_version < game.version:
@@ -317,7 +341,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         "me": seat,
         "players": players,
         "names": names,
-        "hand": hand,
+        "hand": _hand_marks(hand, view.drawn_from_discard if view.my_turn else None),
         "can_draw": can_draw,
         "can_go_out": bool(go_out),
         "hint": hint,
@@ -332,27 +356,6 @@ def table(game: Game, seat: Seat | None) -> dict:
         "to_move_name": names[view.to_move] if view.to_move is not None else None,
         "rules_summary": rules_summary(view.rules),
     }
-
-
-def _hand_items(ordered, wild_rank, discardable, go_out, drawn, taken) -> list[dict]:
-    """The player's cards as the hand shows them. `held`: a copy of the card just taken from the
-    discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
-    draw (the new card, else the first that may go); with nothing to discard, the first card is
-    the hand's one tab stop (the arrow keys reach the rest)."""
-    items = [
-        {"card": card_info(c, wild_rank), "discardable": c.token in discardable,
-         "goes_out": c.token in go_out, "just_drawn": c == drawn,
-         "held": taken is not None and c.face == taken.face and c.token not in discardable,
-         "focus": False, "tabstop": c.token in discardable}
-        for c in ordered
-    ]  # fmt: skip
-    playable = [i for i in items if i["discardable"]]
-    if playable:
-        focus = next((i for i in playable if i["just_drawn"]), playable[0])
-        focus["focus"] = True
-    elif items:
-        items[0]["tabstop"] = True
-    return items
 
 
 def _hint(hand, wild_rank, rules, after_draw: bool) -> dict:
@@ -404,9 +407,9 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     """Every move, as the viewer may see it; all cards once the game is over."""
     names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
     over = game.status == Game.Status.FINISHED
-    rules = Rules.from_dict(game.rules)
     viewer = seat.index if seat else None
     current_round = game.state["round_index"] if game.state else 0
+    rules = Rules.from_dict(game.rules)
     rows = []
     for move in Move.objects.filter(game=game).order_by("seq"):
         record = move.record if over else redact_record(move.record, viewer)

@@ -40,6 +40,10 @@ SUIT_NAMES = {
     "C": gettext_noop("clubs"),
 }
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_WORDS = {
+    1: gettext_noop("ace"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
+    13: gettext_noop("king"),
+}  # fmt: skip
 RANK_PLURALS = {
     1: gettext_noop("Aces"), 2: gettext_noop("2s"), 3: gettext_noop("3s"), 4: gettext_noop("4s"),
     5: gettext_noop("5s"), 6: gettext_noop("6s"), 7: gettext_noop("7s"), 8: gettext_noop("8s"),
@@ -100,23 +104,26 @@ class CardInfo:
     red: bool
     wild: bool
     label: str  # "7♥"
-    name: str  # "7 of hearts", for screen readers
+    name: str  # "7 of hearts, wild": the card in words, as a screen reader speaks it
 
 
 def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
     if card.is_joker:
-        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker"))
+        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker, wild"))
     rank = RANK_NAMES.get(card.rank, str(card.rank))
     symbol = SUIT_SYMBOLS[card.suit]
+    spoken_rank = _(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else rank
+    name = _("%(rank)s of %(suit)s") % {"rank": spoken_rank, "suit": _(SUIT_NAMES[card.suit])}
+    wild = card.rank == wild_rank
     return CardInfo(
         token=card.token,
         rank=rank,
         suit=card.suit,
         symbol=symbol,
         red=card.suit in "HD",
-        wild=card.rank == wild_rank,
+        wild=wild,
         label=f"{rank}{symbol}",
-        name=_("%(rank)s of %(suit)s") % {"rank": rank, "suit": _(SUIT_NAMES[card.suit])},
+        name=_("%(card)s, wild") % {"card": name} if wild else name,
     )
 
 
@@ -141,6 +148,27 @@ def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
         return (wild, suit, card.rank) if mode == "suit" else (wild, card.rank, suit)
 
     return sorted(hand, key=key)
+
+
+def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | None:
+    """Marks the hand's items for the page. `held`: a copy of the card just taken from the
+    discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
+    draw (the new card, else the first that may go). `tabstop`: with nothing to discard, the
+    first card is the hand's one tab stop (the arrow keys reach the rest)."""
+    if hand is None:
+        return None
+    face = (card_info(taken).rank, card_info(taken).suit) if taken else None
+    for item in hand:
+        card = item["card"]
+        item["held"] = (card.rank, card.suit) == face and not item["discardable"]
+        item["focus"] = False
+        item["tabstop"] = item["discardable"]
+    playable = [item for item in hand if item["discardable"]]
+    if playable:
+        next((i for i in playable if i["just_drawn"]), playable[0])["focus"] = True
+    elif hand:
+        hand[0]["tabstop"] = True
+    return hand
 
 
 # -- lists -----------------------------------------------------------------------------------
@@ -354,23 +382,28 @@ def rules_summary(rules: Rules) -> list[str]:
 # -- the table -------------------------------------------------------------------------------
 
 
-def describe_move(record: dict, names: list[str]) -> str:
-    """One line of history, from a record already filtered for its viewer (public_for)."""
+def round_wild_rank(rules: Rules, round_index: int) -> int:
+    return rules.wild_rank_for(rules.hand_sizes[round_index])
+
+
+def describe_move(record: dict, names: list[str], wild_rank: int | None = None) -> str:
+    """One line of history, from a record already filtered for its viewer (public_for). Cards
+    are named in words ("the 7 of hearts, wild"), so the line reads the same aloud."""
     who = names[record["seat"]]
     card = record["card"]
-    label = card_info(Card.from_token(card)).label if card else None
+    named = card_info(Card.from_token(card), wild_rank).name if card else None
     if record["type"] == "draw":
         if record["source"] == "discard":
             return _("%(who)s took the %(card)s from the discard pile") % {
                 "who": who,
-                "card": label,
+                "card": named,
             }
-        if label:
-            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": label}
+        if named:
+            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": named}
         return _("%(who)s drew from the stock") % {"who": who}
     if record["type"] == "go_out":
-        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": label}
-    return _("%(who)s discarded the %(card)s") % {"who": who, "card": label}
+        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": named}
+    return _("%(who)s discarded the %(card)s") % {"who": who, "card": named}
 
 
 def table(game: Game, seat: Seat | None) -> dict:
@@ -423,7 +456,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
         for move in moves.order_by("seq")[:60]:
             record = redact_record(move.record, index)
-            text = describe_move(record, names)
+            text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
             since.append({"text": text, "past": move.round_index < view.round_index})
     last_round = None
     if view.round_results:
@@ -452,7 +485,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         "me": seat,
         "players": players,
         "names": names,
-        "hand": hand,
+        "hand": _hand_marks(hand, view.drawn_from_discard if view.my_turn else None),
         "can_draw": can_draw,
         "can_go_out": bool(go_out),
         "hint": hint,
@@ -522,6 +555,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
     over = game.status == Game.Status.FINISHED
     viewer = seat.index if seat else None
     current_round = game.state["round_index"] if game.state else 0
+    rules = Rules.from_dict(game.rules)
     rows = []
     for move in Move.objects.filter(game=game).order_by("seq"):
         record = move.record if over else redact_record(move.record, viewer)
@@ -530,7 +564,7 @@ def history(game: Game, seat: Seat | None) -> list[dict]:
                 "past": over or move.round_index < current_round,
                 "seq": move.seq + 1,
                 "round": move.round_index + 1,
-                "text": describe_move(record, names),
+                "text": describe_move(record, names, round_wild_rank(rules, move.round_index)),
                 "at": move.created_at,
                 "by_bot": move.by_bot,
             }
@@ -562,8 +596,9 @@ def replay_step(game: Game, step: int) -> dict:
     ]  # fmt: skip
     last = None
     if step:
-        record = Move.objects.get(game=game, seq=step - 1).record
-        last = describe_move(record, names)
+        move = Move.objects.get(game=game, seq=step - 1)
+        wild_then = round_wild_rank(Rules.from_dict(game.rules), move.round_index)
+        last = describe_move(move.record, names, wild_then)
     return {
         "step": step,
         "steps": total,

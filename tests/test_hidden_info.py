@@ -81,8 +81,8 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     tokens, text = present(response.content.decode())
     leaked = {c.token for c in hidden} & tokens
     assert not leaked, f"seat {viewer} was shown {leaked}"
-    if one_deck:  # every face is one physical card: its printed label must not appear either
-        labels = {card_info(c).label for c in hidden}
+    if one_deck:  # every face is one physical card: its label or name must not appear either
+        labels = {card_info(c).label for c in hidden} | {card_info(c).name for c in hidden}
         leaked = {label for label in labels if label in text}
         assert not leaked, f"seat {viewer} read {leaked}"
     return len(hidden)

@@ -58,7 +58,7 @@ def test_table_shows_my_turn_hand_wild_and_forms_that_work_without_javascript(cl
     html = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "Your turn: draw a card" in html
     assert "3s are wild" in html
-    assert f'action="{reverse("move_draw", args=[game.pk])}"' in html
+    assert f'action="{reverse("move_draw", args=[game.pk])}#hand"' in html
     assert f'hx-post="{reverse("move_draw", args=[game.pk])}"' in html
     hand = GameState.from_dict(game.state).hands[game.to_move_seat]
     for card in hand:

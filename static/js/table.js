@@ -49,10 +49,97 @@ document.addEventListener("visibilitychange", () => {
     if (!moved) return;
     // Swallow the click that ends a drag, then save the new order.
     card.addEventListener("click", (e) => e.preventDefault(), { once: true, capture: true });
-    const form = hand();
-    const order = [...form.querySelectorAll(".hand-card")].map((b) => b.value);
+    saveOrder(hand());
+  });
+})();
+
+// Saves the hand's order as shown: the same POST for a drag and for the keyboard.
+function saveOrder(form) {
+  const order = [...form.querySelectorAll(".hand-card")].map((b) => b.value);
+  const sort = document.querySelector("form.sorts");
+  const values = { sort: "manual", order };
+  htmx.ajax("POST", sort.getAttribute("hx-post"), { target: "#table", swap: "outerHTML", values });
+}
+
+// The keyboard in the hand: the arrow keys go from card to card, Alt + an arrow moves the card.
+// Moves are saved after a short pause (one request for several steps), and said aloud.
+let pendingSave = null;
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (pendingSave && event.detail.elt && event.detail.elt.id === "table") event.preventDefault();
+});
+document.addEventListener("keydown", (event) => {
+  const card = event.target.closest && event.target.closest("form.hand .hand-card");
+  const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
+  if (!card || !step || event.ctrlKey || event.metaKey || event.shiftKey) return;
+  event.preventDefault();
+  const form = card.form;
+  const cards = [...form.querySelectorAll(".hand-card")];
+  const other = cards[cards.indexOf(card) + step];
+  if (!other) return;
+  if (!event.altKey) {
+    other.focus();
+    return;
+  }
+  other.insertAdjacentElement(step < 0 ? "beforebegin" : "afterend", card);
+  card.focus();
+  const live = document.getElementById("announce");
+  const name = card.querySelector(".pc").getAttribute("aria-label");
+  const place = [...form.querySelectorAll(".hand-card")].indexOf(card) + 1;
+  live.textContent = live.dataset.moved
+    .replace("%(card)s", name).replace("%(place)s", place).replace("%(count)s", cards.length);
+  clearTimeout(pendingSave);
+  pendingSave = setTimeout(() => {
+    pendingSave = null;
+    saveOrder(form);
+  }, 600);
+});
+
+// Focus after the table is swapped. A move of yours lands on what comes next: after a draw the
+// hand (the new card), after a discard the status line. A poll keeps focus on the control it was
+// on, and moves it only when it becomes your turn and focus was not elsewhere on the page (never
+// away from someone typing in another box).
+(() => {
+  let before = null;
+  // What a control is, so its twin in the new table can be found: tag, container, value, link.
+  const keyOf = (el) => [el.tagName, el.parentElement.className, el.value || "", el.getAttribute("href") || ""].join("|");
+  const find = (table, key) => [...table.querySelectorAll("a, button, summary, .turn")].find((el) => keyOf(el) === key);
+  const next = (table) => {
+    const target = table.querySelector("[data-focus]") || table.querySelector(".turn");
+    if (!target.matches("button, a")) target.setAttribute("tabindex", "-1");
+    return target;
+  };
+
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const table = event.detail.target;
+    if (!table || table.id !== "table") return;
+    const active = document.activeElement;
+    const inside = table.contains(active);
+    const path = event.detail.requestConfig.path || "";
     const sort = document.querySelector("form.sorts");
-    const values = { sort: "manual", order };
-    htmx.ajax("POST", sort.getAttribute("action"), { target: "#table", swap: "outerHTML", values });
+    before = {
+      free: !active || active === document.body || inside,
+      key: inside ? keyOf(active) : null,
+      poll: event.detail.requestConfig.verb === "get",
+      sorting: !!sort && path === sort.getAttribute("hx-post"),
+      wasMyTurn: !!table.querySelector(".your-turn"),
+    };
+  });
+
+  document.addEventListener("htmx:afterSettle", () => {
+    const table = document.getElementById("table");
+    const was = before;
+    before = null;
+    if (!table || !was || !was.free) return;
+    let target = null;
+    if (was.poll && !was.wasMyTurn && table.querySelector(".your-turn")) target = next(table);
+    else if (was.poll || was.sorting) target = was.key && find(table, was.key);
+    else target = next(table);
+    if (!target && was.key) target = next(table);
+    if (target) target.focus();
+  });
+
+  // The keyboard hint only says what the script does, so it shows only with the script.
+  htmx.onLoad((root) => {
+    root.querySelectorAll(".keys[hidden]").forEach((el) => el.removeAttribute("hidden"));
   });
 })();

@@ -3,10 +3,13 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User
+from .validators import validate_one_line
 
 
 class SignupForm(UserCreationForm):
-    display_name = forms.CharField(label=_("Display name"), max_length=40, required=False)
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=40, required=False, validators=[validate_one_line]
+    )
     email = forms.EmailField(
         label=_("Email"),
         required=False,

@@ -2,11 +2,15 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .validators import validate_one_line
+
 
 class User(AbstractUser):
     """A player: a person, or a bot account that plays the seats given to it."""
 
-    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    display_name = models.CharField(
+        _("display name"), max_length=40, blank=True, validators=[validate_one_line]
+    )
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_kind = models.CharField(_("bot kind"), max_length=20, blank=True)
 

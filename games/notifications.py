@@ -33,6 +33,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import Preferences, User
 from accounts.selectors import preferences_of
+from accounts.validators import one_line
 from accounts.services import preferences_update
 
 from . import selectors
@@ -389,7 +390,7 @@ def render_email(kind: str, context: dict) -> tuple[str, str, str]:
 def build_message(kind: str, context: dict, *, to: str) -> EmailMultiAlternatives:
     subject, text, html = render_email(kind, context)
     message = EmailMultiAlternatives(
-        subject=subject,
+        subject=one_line(subject),  # a header: a line break in a name would make it unsendable
         body=text,
         to=[to],
         headers={

@@ -1,6 +1,7 @@
 """Celery tasks: thin, take ids, safe to run twice."""
 
 from celery import shared_task
+from django.db import DatabaseError
 
 from . import deadlines, notifications, services
 
@@ -43,3 +44,10 @@ def send_notification(self, notification_id: int) -> str:
         raise self.retry(
             exc=error, countdown=notifications.retry_delay(self.request.retries)
         ) from error
+    except DatabaseError:
+        raise  # the row stays pending: the sweep queues it again
+    except Exception as error:  # no retry can fix it (an address with a line break, say)
+        notifications.notification_mark_failed(
+            notification_id=notification_id, reason=type(error).__name__
+        )
+        raise

@@ -42,3 +42,19 @@ def test_signup_with_junk_is_a_400_that_creates_nobody(client):
     response = client.post(reverse("signup"), {"username": "", "password1": "x", "password2": "y"})
     assert response.status_code == 400
     assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["Ada\nLovelace", "Ada\rL", "Ada\x00", "Ada\u2028L", "\u202eadA"])
+def test_a_display_name_with_a_line_break_or_control_character_is_refused(client, name):
+    data = {"username": "ada", "display_name": name, "password1": "correct horse battery",
+            "password2": "correct horse battery"}  # fmt: skip
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 400 and "no line breaks" in response.content.decode()
+    assert not User.objects.exists()
+
+
+def test_one_line_folds_what_older_names_may_hold():
+    from accounts.validators import one_line
+
+    assert one_line("Ada\nLove\tlace\u2028 ") == "Ada Love lace"
+    assert one_line("Zoë 🂡") == "Zoë 🂡"

@@ -466,3 +466,28 @@ def test_a_notification_is_once_per_turn_by_constraint():
     with pytest.raises(IntegrityError), transaction.atomic():
         Notification.objects.create(user=users[0], kind="digest", game=game)
     assert Game.objects.filter(pk=game.pk).exists()
+
+
+# -- mail that cannot go out -----------------------------------------------------------------
+
+
+def test_a_name_with_a_line_break_from_before_the_check_still_gets_its_mail():
+    game, users = two_people()
+    mover = seat_to_move(game).user
+    bob = next(u for u in users if u.pk != mover.pk)
+    type(bob).objects.filter(pk=bob.pk).update(display_name="Bob\nSmith")
+    services.game_resign(game_id=game.pk, user=mover)  # Bob wins: every subject names him
+    send_all(kind="game_over")
+    assert Notification.objects.filter(kind="game_over", status="sent").count() == 2
+    assert [m.subject for m in mail.outbox] == [f"Game #{game.pk} is over: Bob Smith won"] * 2
+
+
+def test_a_mail_no_retry_can_send_is_marked_failed_at_once():
+    game, _users = two_people()
+    to_move = seat_to_move(game).user
+    type(to_move).objects.filter(pk=to_move.pk).update(email="a@example.com\nBcc: x@example.com")
+    row = Notification.objects.get(kind="your_turn")
+    with pytest.raises(ValueError):
+        tasks.send_notification.apply(args=[row.pk], throw=True)
+    row.refresh_from_db()
+    assert row.status == "failed" and row.reason and not mail.outbox

@@ -1,0 +1,27 @@
+"""Checks on what players type about themselves."""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+# Line and paragraph breaks, control characters, and the bidirectional overrides that can make a
+# name read backwards: none belongs in a name that mail subjects and pages show on one line.
+BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def is_control(char: str) -> bool:
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp") or char in BIDI_CONTROLS
+
+
+def validate_one_line(value: str) -> None:
+    if any(is_control(char) for char in value):
+        raise ValidationError(
+            _("Use letters, digits, spaces and punctuation: no line breaks or control characters."),
+            code="control_characters",
+        )
+
+
+def one_line(value: str) -> str:
+    """`value` with every control character or line break turned into a space, spaces folded."""
+    return " ".join("".join(" " if is_control(c) else c for c in value).split())

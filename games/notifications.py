@@ -33,8 +33,8 @@ from django.utils.translation import ngettext
 
 from accounts.models import Preferences, User
 from accounts.selectors import preferences_of
-from accounts.validators import one_line
 from accounts.services import preferences_update
+from accounts.validators import one_line
 
 from . import selectors
 from .engine import GameState, Rules, simulate_game

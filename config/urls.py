@@ -7,3 +7,5 @@ urlpatterns = [
     path("", include("games.urls")),
     path("", include("games.async_urls")),
 ]
+
+handler500 = "config.errors.server_error"

@@ -1,3 +1,4 @@
+import contextlib
 import os
 import subprocess
 import sys
@@ -122,3 +123,51 @@ def test_serve_starts_a_child_that_died_again(monkeypatch):
     child.process.wait(timeout=30)
     child.check()  # stopped on purpose: not started again
     assert len(said) == 1
+
+
+@contextlib.contextmanager
+def database_down_now():
+    """The database really unreachable: the connection pointed at a port where nothing listens."""
+    from django.db import connection
+
+    saved = connection.settings_dict["PORT"]
+    connection.close()
+    connection.settings_dict["PORT"] = "9"
+    try:
+        yield
+    finally:
+        connection.close()
+        connection.settings_dict["PORT"] = saved
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_pages_answer_a_styled_503_and_healthz_json_while_the_database_is_down(client):
+    from games import services
+    from tests.factories import UserFactory
+
+    user = UserFactory()
+    services.heartbeat_record(name="worker")
+    client.force_login(user)
+    client.raise_request_exception = False
+    with database_down_now():
+        page = client.get(reverse("home"))
+        health = client.get(reverse("healthz"))
+    assert page.status_code == 503 and page["Retry-After"] == "30"
+    assert (
+        "Back in a moment" in page.content.decode()
+        and "/static/css/site.css" in page.content.decode()
+    )
+    assert health.status_code == 503 and health["Content-Type"] == "application/json"
+    assert health.json()["database"]["ok"] is False
+    assert client.get(reverse("home")).status_code == 200  # and back when it is
+
+
+def test_an_unexpected_error_is_a_styled_500_that_needs_no_database(rf):
+    from config.errors import server_error
+
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        response = server_error(rf.get("/"))
+    assert response.status_code == 500 and "Something went wrong" in response.content.decode()

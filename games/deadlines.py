@@ -336,7 +336,7 @@ def reminders_queue(*, game_id: int, now: datetime) -> int:
 def _requeue_stalled_bots(now: datetime) -> int:
     """A bot's (or autopilot's) turn that has not moved for a while lost its task (a broker
     outage at commit, say): queue it again. bot_move is a no-op if it turns out to be a double."""
-    stall = timedelta(seconds=max(60.0, 10 * settings.BOT_MOVE_DELAY_SECONDS))
+    stall = timedelta(seconds=max(30.0, 10 * settings.BOT_MOVE_DELAY_SECONDS))
     bot_to_move = _seat_to_move().filter(
         Q(user__is_bot=True) | Q(autopilot=True) | Q(resigned=True)
     )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.validators import is_control
 
 from . import notifications, services
 from .engine import Rules
@@ -47,6 +48,8 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
     who = (who or "").strip()[:254]
     if not who:
         raise GameError(_("Name a player, or give their email address."))
+    if any(is_control(char) for char in who):
+        raise GameError(_("That is not a player's name or an email address."))
     if game.invitations.filter(invited_as__iexact=who).exists():
         return None
     if game.invitations.count() >= MAX_INVITATIONS_PER_GAME:

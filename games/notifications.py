@@ -40,6 +40,7 @@ from . import selectors
 from .engine import GameState, Rules, simulate_game
 from .engine.state import redact_record
 from .models import Game, Invitation, Move, Notification, Seat
+from .oncommit import enqueue_on_commit
 from .services import GameError
 
 logger = logging.getLogger(__name__)
@@ -59,8 +60,10 @@ TOPIC_OF_KIND = {
 UNSUBSCRIBE_SALT = "games.notifications.unsubscribe"
 # Presence is written at most this often per seat (the table polls every 5 s while visible).
 PRESENCE_TOUCH_SECONDS = 10
-# A pending mail whose task has not run after this long is queued again by the sweep.
-REQUEUE_AFTER = timedelta(minutes=10)
+# A pending mail whose task is this much overdue was lost (a worker killed holding it, a broker
+# outage): the sweep (every 30 s) queues it again. `Notification.enqueued_at` is when its task is
+# due; a wait (presence, a retry's backoff) moves it on.
+REQUEUE_AFTER = timedelta(minutes=1)
 # A 'your turn' mail to a player at the table waits until they leave; while they stay, it is
 # checked again at most this far apart (a task every few minutes, never a loop).
 WATCHING_RECHECK_MAX = timedelta(minutes=5)
@@ -135,7 +138,11 @@ def notification_queue(
         turn=turn,
         threshold=threshold,
         day=day,
-        defaults={"status": Status.SKIPPED if reason else Status.PENDING, "reason": reason},
+        defaults={
+            "status": Status.SKIPPED if reason else Status.PENDING,
+            "reason": reason,
+            "enqueued_at": timezone.now() + timedelta(seconds=countdown),
+        },
     )
     if not created:
         return None
@@ -158,13 +165,9 @@ def notification_record_skipped(
 
 
 def _send_after_commit(notification_id: int, countdown: float = 0) -> None:
-    def publish():
-        from .tasks import send_notification
+    from .tasks import send_notification
 
-        send_notification.apply_async((notification_id,), countdown=countdown or None)
-
-    # robust: the move has committed; if the broker is down now, the sweep sends it later.
-    transaction.on_commit(publish, robust=True)
+    enqueue_on_commit(send_notification, (notification_id,), countdown=countdown)
 
 
 def your_turn_queue(*, game: Game, seat: Seat) -> None:
@@ -264,6 +267,12 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         row.status, row.sent_at, row.reason = Status.SENT, timezone.now(), ""
         row.save(update_fields=["status", "sent_at", "reason"])
         return "sent"
+
+
+def notification_postpone(*, notification_id: int, seconds: float) -> None:
+    """Its task will run again in `seconds` (a retry's backoff): the sweep leaves it until then."""
+    due = timezone.now() + timedelta(seconds=seconds)
+    Notification.objects.filter(pk=notification_id, status=Status.PENDING).update(enqueued_at=due)
 
 
 def notification_mark_failed(*, notification_id: int, reason: str) -> None:

@@ -41,9 +41,9 @@ def send_notification(self, notification_id: int) -> str:
                 notification_id=notification_id, reason=type(error).__name__
             )
             raise
-        raise self.retry(
-            exc=error, countdown=notifications.retry_delay(self.request.retries)
-        ) from error
+        delay = notifications.retry_delay(self.request.retries)
+        notifications.notification_postpone(notification_id=notification_id, seconds=delay)
+        raise self.retry(exc=error, countdown=delay) from error
     except DatabaseError:
         raise  # the row stays pending: the sweep queues it again
     except Exception as error:  # no retry can fix it (an address with a line break, say)

@@ -186,7 +186,8 @@ def test_a_lost_bot_task_is_queued_again_by_the_sweep():
         play_one(game, {0: human})
     assert to_move(game).user.is_bot
     assert deadlines.sweep(now=timezone.now()).bots_requeued == 0  # it has only just started
-    assert deadlines.sweep(now=timezone.now() + 5 * 60 * timedelta(seconds=1)).bots_requeued == 1
+    # The sweep runs every 30 s: a bot turn 30 s old is taken up, so within about a minute.
+    assert deadlines.sweep(now=timezone.now() + timedelta(seconds=31)).bots_requeued == 1
 
 
 # -- vacations -------------------------------------------------------------------------------
@@ -440,5 +441,5 @@ def test_a_sweep_with_nothing_new_costs_the_same_few_queries_however_many_games(
     assert deadlines.sweep(now=start + DAY + HOUR).reminders == 3
     Notification.objects.update(enqueued_at=start + DAY + HOUR)  # the worker has them
     with django_assert_max_num_queries(5):
-        report = deadlines.sweep(now=start + DAY + HOUR + 5 * timedelta(minutes=1))
+        report = deadlines.sweep(now=start + DAY + HOUR + timedelta(seconds=30))  # next sweep
     assert not any(report.as_dict().values())

@@ -13,12 +13,15 @@ from tests.factories import UserFactory, started_game
 pytestmark = [pytest.mark.fuzz, pytest.mark.django_db]
 
 POSTS = ["move_draw", "move_discard", "move_go_out", "hand_sort", "game_join", "game_leave",
-         "game_bots", "game_start"]  # fmt: skip
-FIELDS = ["version", "source", "card", "sort", "order", "bot", "csrfmiddlewaretoken"]
+         "game_bots", "game_start", "game_resign", "game_invite", "seat_resume"]  # fmt: skip
+FIELDS = ["version", "source", "card", "sort", "order", "bot", "who", "csrfmiddlewaretoken"]
+# The shapes that reached the database or int() raw before: a NUL byte (PostgreSQL refuses it in
+# text and JSON), digits that str.isdigit() accepts but int() does not, numbers past any column.
+SHAPES = ["\x00", "a\x00b", "²", "٣", "9" * 30, "-1", "0", "99999999999999999999", "1e9"]
 junk = st.one_of(
     st.text(max_size=40),
-    st.sampled_from(["-1", "0", "99999999999999999999", "stock", "discard", "JK", "7H.1", "1e9",
-                     "\x00", "' OR 1=1 --", "<script>alert(1)</script>", "manual"]),
+    st.sampled_from([*SHAPES, "stock", "discard", "JK", "7H.1", "7H\x00", "' OR 1=1 --",
+                     "<script>alert(1)</script>", "manual"]),
 )  # fmt: skip
 
 
@@ -40,7 +43,6 @@ def test_junk_posts_never_500_and_never_move(table, name, data, who):
     client = Client()
     if who < 2:
         client.force_login(users[who])
-    data = {k: v.replace("\x00", "") for k, v in data.items()}
     if "version" in data and data["version"].isdigit() and int(data["version"]) == game.version:
         data["version"] = "x"  # junk must never be a valid move by accident
     response = client.post(reverse(name, args=[game.pk]), data, HTTP_HX_REQUEST="true")
@@ -56,4 +58,32 @@ def test_junk_gets_never_500(table, path, v):
     client.force_login(users[0])
     for url in (reverse("game_table", args=[game.pk]), reverse("game_replay", args=[game.pk])):
         assert client.get(url, {"v": v, "step": v}).status_code < 500
-    assert client.get("/games/" + path.replace("\x00", "")).status_code < 500
+    assert client.get("/games/" + path).status_code < 500
+    assert client.get("/invite/" + path + "/").status_code < 500
+
+
+@pytest.mark.parametrize("vacation", [*SHAPES, "", "x"])
+def test_ending_a_vacation_with_junk_is_a_4xx(client, vacation):
+    client.force_login(UserFactory())
+    response = client.post(reverse("vacation"), {"action": "end", "vacation": vacation})
+    assert response.status_code == 404 and "no such vacation" in response.content.decode()
+
+
+def test_ending_someone_elses_or_an_ended_vacation_is_a_4xx_twice_over(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import deadlines
+
+    owner, other = UserFactory(), UserFactory()
+    today = timezone.now().date()
+    deadlines.vacation_book(user=owner, first_day=today + timedelta(days=3),
+                            last_day=today + timedelta(days=4))  # fmt: skip
+    vacation_id = str(owner.vacations.get().pk)
+    client.force_login(other)
+    end = {"action": "end", "vacation": vacation_id}
+    assert client.post(reverse("vacation"), end).status_code == 404
+    client.force_login(owner)
+    assert client.post(reverse("vacation"), end).status_code == 302  # cancelled
+    assert client.post(reverse("vacation"), end).status_code == 404  # a second tab

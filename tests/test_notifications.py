@@ -170,7 +170,6 @@ def test_a_player_who_keeps_watching_is_checked_less_and_less_often_up_to_a_cap(
         now += timedelta(seconds=waits[-1])
     assert waits == sorted(waits) and waits[3] > 2 * waits[0]
     assert max(waits) == notifications.WATCHING_RECHECK_MAX.total_seconds()
-    assert notifications.WATCHING_RECHECK_MAX < notifications.REQUEUE_AFTER
 
 
 def test_presence_is_written_at_most_every_ten_seconds():
@@ -491,3 +490,25 @@ def test_a_mail_no_retry_can_send_is_marked_failed_at_once():
         tasks.send_notification.apply(args=[row.pk], throw=True)
     row.refresh_from_db()
     assert row.status == "failed" and row.reason and not mail.outbox
+
+
+def test_a_killed_workers_mail_is_queued_again_about_a_minute_after_it_was_due(settings):
+    """A worker killed holding a 'your turn' task (held until its countdown, unacknowledged)
+    returns it only after the broker's visibility timeout (an hour): the sweep, every 30 s,
+    takes up a mail a minute overdue, so it still goes out while the turn is the player's."""
+    settings.YOUR_TURN_MAIL_DELAY_SECONDS = 15
+    two_people()
+    row = Notification.objects.get(kind="your_turn")
+    due = row.created_at + timedelta(seconds=15)
+    assert abs((row.enqueued_at - due).total_seconds()) < 2
+    assert notifications.notifications_requeue_stale(now=due + timedelta(seconds=30)) == 0
+    assert notifications.notifications_requeue_stale(now=due + timedelta(seconds=61)) == 1
+    assert send_all() == ["sent"]
+
+
+def test_a_mail_waiting_out_a_retry_is_not_queued_again_by_the_sweep_meanwhile():
+    two_people()
+    row = Notification.objects.get(kind="your_turn")
+    notifications.notification_postpone(notification_id=row.pk, seconds=1800)
+    later = timezone.now() + timedelta(minutes=20)
+    assert notifications.notifications_requeue_stale(now=later) == 0

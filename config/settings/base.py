@@ -192,8 +192,8 @@ CELERY_BEAT_SCHEDULE = {
     # idempotent and catches up on whatever it missed; a run older than its period is dropped.
     "deadlines-sweep": {
         "task": "games.tasks.deadlines_sweep",
-        "schedule": 60.0,
-        "options": {"expires": 55},
+        "schedule": 30.0,  # a killed worker's bot turn or mail is taken up within about a minute
+        "options": {"expires": 25},
     },
     "digests": {"task": "games.tasks.digests_send", "schedule": 900.0, "options": {"expires": 850}},
 }

@@ -144,9 +144,15 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # When the game ended (the game's finished_at, copied): a player's finished games are listed
+    # newest first from the seat alone, through the (user, finished_at, game) index.
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
+        indexes = [
+            models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished")
+        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_one_per_user"),

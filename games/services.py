@@ -385,7 +385,8 @@ def _finish(game: Game, state: GameState, *, now, reason: str) -> None:
         tied = previous is not None and standing[previous.pk] == standing[seat.pk]
         seat.final_rank = previous.final_rank if tied else position + 1
         seat.final_total = state.totals[seat.index]
-    Seat.objects.bulk_update(seats, ["final_rank", "final_total"])
+        seat.finished_at = now
+    Seat.objects.bulk_update(seats, ["final_rank", "final_total", "finished_at"])
     from .notifications import game_over_queue
 
     game_over_queue(game=game)  # sent after the commit

@@ -5,10 +5,13 @@ import os
 
 
 class QuietPolls(logging.Filter):
-    """Drop the web server's line for a request answered 204: an open table polls every 5 s and
-    finds nothing new most of the time (thousands of lines an hour). LOG_POLLS=1 keeps them."""
+    """Drop the web server's line for a request answered 204 (an open table polls every few
+    seconds and finds nothing new most of the time: thousands of lines an hour) and for static
+    files served as they should be (four a page). LOG_POLLS=1 keeps them all."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if os.environ.get("LOG_POLLS") == "1":
             return True
-        return getattr(record, "status_code", None) != 204
+        status = getattr(record, "status_code", None)
+        static = "GET /static/" in str(record.args[0] if record.args else "")
+        return status != 204 and not (static and status in (200, 304))

@@ -70,7 +70,12 @@ def game_invite(request, game_id):
         messages.error(request, error.message)
     else:
         messages.success(
-            request, _("If they play here and want invitations, they will have one by email.")
+            request,
+            _(
+                "Invitation sent to “%(who)s”. If they play here, it waits on their page of "
+                "games (and in their mail, if they take invitations by mail)."
+            )
+            % {"who": who.strip()[:60]},
         )
     return redirect("game", game_id=game_id)
 

@@ -452,7 +452,7 @@ def table(game: Game, seat: Seat | None) -> dict:
              "goes_out": c.token in go_out, "just_drawn": c == drawn}
             for c in ordered
         ]  # fmt: skip
-        hint = _hint(view, discardable)
+        hint = _hint(view, discardable, ordered)
     since = []
     if seat is not None and seat.seen_version < game.version:
         moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
@@ -474,7 +474,8 @@ def table(game: Game, seat: Seat | None) -> dict:
             "seats": [
                 {"name": names[i], "penalty": r.penalty,
                  "melds": [cards_info(m, result.wild_rank) for m in r.melds],
-                 "deadwood": cards_info(r.deadwood, result.wild_rank),
+                 "deadwood": cards_info(sort_hand(r.deadwood, None, result.wild_rank),
+                                        result.wild_rank),
                  "layoffs": [cards_info(lo.cards, result.wild_rank) for lo in r.layoffs]}
                 for i, r in enumerate(result.seats)
             ],
@@ -500,11 +501,14 @@ def table(game: Game, seat: Seat | None) -> dict:
         "ranking": ranking(game, seats) if over else None,
         "my_turn": my_turn,
         "to_move_name": names[to_move] if to_move is not None else None,
+        # A bot answers in seconds: the table looks again sooner while one is to move.
+        "bot_to_move": to_move is not None
+        and (seats[to_move].user.is_bot or seats[to_move].autopilot or seats[to_move].resigned),
         "rules_summary": rules_summary(view.rules),
     }
 
 
-def _hint(view, discardable: set[str]) -> dict:
+def _hint(view, discardable: set[str], ordered: list[Card]) -> dict:
     """The best arrangement of the player's own hand, and its penalty; after drawing, the best
     discard first, chosen among the discards the rules allow (never the card just taken)."""
     discard = None
@@ -519,7 +523,8 @@ def _hint(view, discardable: set[str]) -> dict:
     return {
         "discard": card_info(discard, wild_rank) if discard else None,
         "melds": [cards_info(m, wild_rank) for m in best.melds],
-        "deadwood": cards_info(best.deadwood, wild_rank),
+        # Left over in the order the player's hand shows them.
+        "deadwood": cards_info(sorted(best.deadwood, key=ordered.index), wild_rank),
         "penalty": best.penalty,
     }
 

@@ -17,6 +17,7 @@ from .models import Game
 from .services import GameError
 
 TABLE_POLL_SECONDS = 5
+BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
 
 
 def _count(value: str | None) -> int | None:
@@ -119,6 +120,8 @@ def _page_context(request, game, seat, error=None):
     context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
         context.update(selectors.table(game, seat))
+        if context["bot_to_move"]:
+            context["poll_seconds"] = BOT_POLL_SECONDS
     else:
         context["seats"] = list(game.seats.select_related("user"))
         context["free_seats"] = range(game.seat_count - len(context["seats"]))

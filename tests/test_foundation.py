@@ -95,14 +95,17 @@ def test_the_console_drops_the_table_polls_that_find_nothing_new(monkeypatch):
 
     from config.logging import QuietPolls
 
-    def line(status):
-        record = logging.LogRecord("django.server", logging.INFO, "", 0, "GET", (), None)
+    def line(status, request="GET /games/1/table/?v=3 HTTP/1.1"):
+        args = (request, str(status), "0")
+        record = logging.LogRecord("django.server", logging.INFO, "", 0, '"%s" %s %s', args, None)
         record.status_code = status
         return record
 
     monkeypatch.delenv("LOG_POLLS", raising=False)
     assert not QuietPolls().filter(line(204))
     assert QuietPolls().filter(line(200)) and QuietPolls().filter(line(409))
+    assert not QuietPolls().filter(line(304, "GET /static/css/site.css HTTP/1.1"))
+    assert QuietPolls().filter(line(404, "GET /static/nope.css HTTP/1.1"))
     monkeypatch.setenv("LOG_POLLS", "1")
     assert QuietPolls().filter(line(204))
 

@@ -199,3 +199,89 @@ def test_the_log_in_link_comes_back_to_the_page(client):
     html = page(client, "game", game).content.decode()
     login = f'href="{reverse("login")}?next={reverse("game", args=[game.pk])}"'
     assert f"<a {login}>Log in</a>" in html  # the bar's own link, not only the page's button
+
+
+# -- what a whole game in the browser turned up ------------------------------------------------
+
+
+def test_the_final_ranking_says_1_point_not_1_points(client, duel):
+    game, by_seat = duel
+    services.game_resign(game_id=game.pk, user=by_seat[game.to_move_seat])
+    game.refresh_from_db()
+    game.seats.filter(final_rank=1).update(final_total=1)
+    client.force_login(by_seat[0])
+    html = page(client, "game", game).content.decode()
+    assert "1 point" in html and "1 points" not in html
+
+
+def test_an_empty_discard_pile_keeps_its_place(client, duel):
+    game, by_seat = duel
+    state = GameState.from_dict(game.state)
+    state.discard_pile = state.discard_pile[-1:]
+    state.apply(Draw(state.to_move, "discard"))
+    game.state, game.version = state.to_dict(), state.action_count
+    game.save()
+    client.force_login(by_seat[state.to_move])
+    html = page(client, "game", game).content.decode()
+    assert 'class="empty-pile"' in html and "The discard pile is empty" in html
+
+
+def test_a_finished_table_says_where_it_ended_and_hides_card_counts(client, duel):
+    game, by_seat = duel
+    services.game_resign(game_id=game.pk, user=by_seat[0])
+    client.force_login(by_seat[1])
+    html = page(client, "game", game).content.decode()
+    assert "Ended in round 1 of 11" in html and 'class="backs"' not in html
+
+
+def test_the_replay_offers_no_step_before_the_first_or_after_the_last(client, duel):
+    game, by_seat = duel
+    while game.status == Game.Status.ACTIVE:
+        play_one(game, by_seat)
+    client.force_login(by_seat[0])
+    first = page(client, "game_replay", game, step=0).content.decode()
+    last = page(client, "game_replay", game, step=game.version).content.decode()
+    assert "step=-1" not in first and 'rel="next"' in first
+    assert f"step={game.version + 1}" not in last and 'rel="prev"' in last
+
+
+def test_the_hints_left_over_cards_follow_the_hands_order(client, duel):
+    game, by_seat = duel
+    state = GameState.from_dict(game.state)
+    seat = state.to_move
+    state.hands[seat] = [Card.from_token(t) for t in ("10C", "5S", "7S")]  # no meld: all left
+    game.state = state.to_dict()
+    game.save()
+    client.force_login(by_seat[seat])
+    context = page(client, "game", game).context
+    shown = [item["card"].token for item in context["hand"]]
+    assert [c.token for c in context["hint"]["deadwood"]] == shown
+
+
+def test_the_table_looks_again_every_second_while_a_bot_is_to_move(client):
+    human = UserFactory()
+    game = started_game([human], seat_count=2, bots="easy")
+    players = {s.index: s.user for s in game.seats.select_related("user")}
+    client.force_login(human)
+    seen = set()
+    for _ in range(4):  # the bot's turns are played here, by hand (no worker in this test)
+        bot_to_move = players[game.to_move_seat].is_bot
+        html = page(client, "game", game).content.decode()
+        assert f'hx-trigger="every {1 if bot_to_move else 5}s' in html
+        seen.add(bot_to_move)
+        play_one(game, players)
+    assert seen == {True, False}
+
+
+def test_signing_up_from_a_link_comes_back_to_it(client):
+    game = services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2)
+    url = reverse("game", args=[game.pk])
+    login = client.get(reverse("login"), {"next": url}).content.decode()
+    assert "Log in to go on" in login and f"signup/?next={url}" in login
+    data = {"username": "newbie", "password1": "correct horse battery",
+            "password2": "correct horse battery", "email": "n@example.com", "next": url}  # fmt: skip
+    response = client.post(reverse("signup"), data)
+    assert response.status_code == 302 and response["Location"] == url
+    client.logout()
+    data["username"], data["next"] = "other", "https://elsewhere.example/"
+    assert client.post(reverse("signup"), data)["Location"] == reverse("home")

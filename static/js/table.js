@@ -109,14 +109,20 @@ document.addEventListener("keydown", (event) => {
     return target;
   };
 
+  // A panel (scoresheet, round summary, hint) the player opened or closed stays so when the table
+  // is swapped, as long as it is the same panel (same summary line).
+  const panelKey = (d) => d.className + "|" + (d.querySelector("summary")?.textContent || "").trim();
+
   document.addEventListener("htmx:beforeSwap", (event) => {
     const table = event.detail.target;
     if (!table || table.id !== "table") return;
+    const panels = new Map([...table.querySelectorAll("details")].map((d) => [panelKey(d), d.open]));
     const active = document.activeElement;
     const inside = table.contains(active);
     const path = event.detail.requestConfig.path || "";
     const sort = document.querySelector("form.sorts");
     before = {
+      panels,
       free: !active || active === document.body || inside,
       key: inside ? keyOf(active) : null,
       poll: event.detail.requestConfig.verb === "get",
@@ -129,7 +135,12 @@ document.addEventListener("keydown", (event) => {
     const table = document.getElementById("table");
     const was = before;
     before = null;
-    if (!table || !was || !was.free) return;
+    if (!table || !was) return;
+    table.querySelectorAll("details").forEach((d) => {
+      const open = was.panels.get(panelKey(d));
+      if (open !== undefined) d.open = open;
+    });
+    if (!was.free) return;
     let target = null;
     if (was.poll && !was.wasMyTurn && table.querySelector(".your-turn")) target = next(table);
     else if (was.poll || was.sorting) target = was.key && find(table, was.key);

@@ -66,6 +66,8 @@ class Command(BaseCommand):
             if probe.connect_ex((host or "127.0.0.1", int(port))) == 0:
                 raise CommandError(f"{addrport} is already in use: stop what serves there first.")
         level = "INFO" if verbose else "WARNING"
+        if "SITE_URL" not in os.environ:  # mail links point at this server, whatever its port
+            os.environ["SITE_URL"] = settings.SITE_URL = f"http://{host or '127.0.0.1'}:{port}"
         env = {**os.environ, "PYTHONWARNINGS": "ignore:You're running the worker with superuser"}
         if verbose:
             os.environ["LOG_POLLS"] = "1"

@@ -278,8 +278,8 @@ def test_signing_up_from_a_link_comes_back_to_it(client):
     url = reverse("game", args=[game.pk])
     login = client.get(reverse("login"), {"next": url}).content.decode()
     assert "Log in to go on" in login and f"signup/?next={url}" in login
-    data = {"username": "newbie", "password1": "correct horse battery",
-            "password2": "correct horse battery", "email": "n@example.com", "next": url}  # fmt: skip
+    password = "correct horse battery"
+    data = {"username": "newbie", "password1": password, "password2": password, "next": url}
     response = client.post(reverse("signup"), data)
     assert response.status_code == 302 and response["Location"] == url
     client.logout()

@@ -174,6 +174,16 @@ else:
         "store_processed": False,
         "polling_interval": 0.5,
     }
+# Sessions are read from the cache and written through to the database, so that a request (the
+# table's poll above all) costs no session query: Redis when there is one, else each process's
+# memory (the embedded default runs one web process).
+if REDIS_URL:
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task loses nothing: the task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -1,7 +1,5 @@
 """Writes for accounts."""
 
-from django.utils.translation import gettext as _
-
 from .models import Preferences, User
 
 # The bot accounts every installation has; the engine's bot registry plays them.
@@ -25,14 +23,6 @@ def bots_ensure() -> list[User]:
             user.save(update_fields=["password"])
         bots.append(user)
     return bots
-
-
-def user_signup(*, username: str, password: str, email: str = "", display_name: str = "") -> User:
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValueError(_("That name is taken."))
-    return User.objects.create_user(
-        username=username, password=password, email=email, display_name=display_name
-    )
 
 
 PREFERENCE_FIELDS = (

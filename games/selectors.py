@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, ngettext
+from django.utils.translation import gettext_noop
 from kombu import Connection
 
 from accounts.models import User
@@ -618,8 +618,3 @@ def replay_step(game: Game, step: int) -> dict:
         "last": last,
         "names": names,
     }
-
-
-def waiting_text(game: Game) -> str:
-    free = game.seat_count - game.seats.count()
-    return ngettext("%(n)d seat free", "%(n)d seats free", free) % {"n": free}

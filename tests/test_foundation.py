@@ -84,6 +84,19 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path):
     assert "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.parametrize("module", ["config.wsgi", "config.asgi", "config.celery"])
+def test_a_server_or_worker_started_without_settings_runs_production_and_refuses(tmp_path, module):
+    """No DJANGO_SETTINGS_MODULE and no SECRET_KEY: never DEBUG with a dummy key."""
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    env["VAR_DIR"] = str(tmp_path)
+    script = f"import {module}, django; django.setup()"
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode != 0 and "SECRET_KEY" in result.stderr
+
+
 def test_production_passes_check_deploy_without_warnings(tmp_path):
     result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"}, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -76,12 +76,28 @@ class GameCreateForm(forms.Form):
     )
     rounds = forms.ChoiceField(label=_("Rounds"), choices=ROUNDS_CHOICES, initial="classic")
 
+    TABLE_FIELDS = (
+        "seat_count",
+        "time_per_move_days",
+        "max_timeouts",
+        "bots",
+        "is_public",
+        "rounds",
+    )
     SWITCHES = tuple(VARIANT_SWITCHES)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, (label, help_text) in VARIANT_SWITCHES.items():
             self.fields[name] = forms.BooleanField(label=label, required=False, help_text=help_text)
+
+    def table_fields(self):
+        """The fields that set up the table (players, clock, seats, listing, rounds)."""
+        return [self[name] for name in self.TABLE_FIELDS]
+
+    def variant_fields(self):
+        """One switch per variant of the rules, each off by default."""
+        return [self[name] for name in self.SWITCHES]
 
     def clean_bots(self):
         value = self.cleaned_data.get("bots") or ""

@@ -250,3 +250,11 @@ def test_a_stranger_walks_every_game_page_and_sees_no_private_game(client, publi
     response = post(client, "game_join", waiting, {})
     assert response.status_code == (302 if public else 404)
     assert waiting.seats.count() == (2 if public else 1)
+
+
+def test_the_new_game_form_shows_every_field_in_exactly_one_of_its_groups():
+    from games.forms import GameCreateForm
+
+    form = GameCreateForm()
+    grouped = [f.name for f in form.table_fields()] + [f.name for f in form.variant_fields()]
+    assert sorted(grouped) == sorted(form.fields) and len(set(grouped)) == len(grouped)

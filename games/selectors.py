@@ -393,7 +393,7 @@ def describe_move(record: dict, names: list[str], wild_rank: int | None = None) 
     are named in words ("the 7 of hearts, wild"), so the line reads the same aloud."""
     who = names[record["seat"]]
     card = record["card"]
-    named = card_info(Card.from_token(card), wild_rank).name if card else None
+    named = _sentence_name(Card.from_token(card), wild_rank) if card else None
     if record["type"] == "draw":
         if record["source"] == "discard":
             return _("%(who)s took the %(card)s from the discard pile") % {
@@ -406,6 +406,14 @@ def describe_move(record: dict, names: list[str], wild_rank: int | None = None) 
     if record["type"] == "go_out":
         return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": named}
     return _("%(who)s discarded the %(card)s") % {"who": who, "card": named}
+
+
+def _sentence_name(card: Card, wild_rank: int | None) -> str:
+    """A card's name inside a sentence: "the queen of hearts (wild) from the pile"."""
+    if card.is_joker:
+        return _("joker")
+    name = card_info(card, None).name
+    return _("%(card)s (wild)") % {"card": name} if card.rank == wild_rank else name
 
 
 def table(game: Game, seat: Seat | None) -> dict:
@@ -589,6 +597,18 @@ def replayed_state(game: Game, moves: int | None = None) -> GameState:
     )
 
 
+def _end_words(game: Game) -> str:
+    """Why a game ended before its last round, naming who left."""
+    quitters = [
+        s.user.name for s in game.seats.select_related("user") if s.resigned and not s.user.is_bot
+    ]
+    if game.end_reason == Game.EndReason.DROPPED:
+        return _("The game ended: %(who)s ran out of time once too often.") % {
+            "who": ", ".join(quitters)
+        }
+    return _("The game ended: %(who)s resigned.") % {"who": ", ".join(quitters)}
+
+
 def replay_step(game: Game, step: int) -> dict:
     """The whole table after `step` moves, every hand shown: for finished games only."""
     total = game.version
@@ -606,6 +626,8 @@ def replay_step(game: Game, step: int) -> dict:
         move = Move.objects.get(game=game, seq=step - 1)
         wild_then = round_wild_rank(Rules.from_dict(game.rules), move.round_index)
         last = describe_move(move.record, names, wild_then)
+    if step == total and game.end_reason in (Game.EndReason.RESIGNED, Game.EndReason.DROPPED):
+        last = " · ".join(filter(None, [last, _end_words(game)]))
     return {
         "step": step,
         "steps": total,

@@ -195,11 +195,20 @@ def test_a_move_that_hands_the_turn_to_a_bot_stands_when_the_broker_is_down(clie
     human = UserFactory()
     game = started_game([human], seat_count=2, bots="easy")
     drain()
-    while game.to_move_seat != human_seat(game, human):
-        services.bot_play_turn(game_id=game.pk, version=game.version)
+    bot_seat = game.seats.get(user__is_bot=True).index
+    while True:  # to a discard of the human's that hands the turn to the bot
+        if game.to_move_seat == bot_seat:
+            services.bot_play_turn(game_id=game.pk, version=game.version)
+        else:
+            state = GameState.from_dict(game.state)
+            action = state.legal_actions()[0]
+            if state.phase == "discard" and action.card:
+                state.apply(action)
+                if state.to_move == bot_seat:
+                    discard = action
+                    break
+            play_one(game, {game.to_move_seat: human})
         game.refresh_from_db()
-    play_one(game, {game.to_move_seat: human})  # the draw; the discard hands over the turn
-    discard = next(a for a in GameState.from_dict(game.state).legal_actions())
     client.force_login(human)
     with broker_down_now():
         response = client.post(

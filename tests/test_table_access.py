@@ -259,7 +259,7 @@ def test_every_card_in_a_whole_game_is_spoken_and_groups_are_labelled(client, du
     assert (
         sum(bool(re.search(r" (of (spades|hearts|diamonds|clubs)|joker)", s)) for s in lines) > 50
     )
-    assert any(", wild" in line for line in lines)
+    assert any(" (wild)" in line for line in lines)
     replay = reverse("game_replay", args=[game.pk])
     for step in (0, 1, game.version // 2, game.version):
         html = client.get(replay, {"step": step}).content.decode()

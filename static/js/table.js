@@ -110,19 +110,29 @@ document.addEventListener("keydown", (event) => {
   };
 
   // A panel (scoresheet, round summary, hint) the player opened or closed stays so when the table
-  // is swapped, as long as it is the same panel (same summary line).
+  // is swapped, as long as it is the same panel (same summary line); panels the player has not
+  // touched open and close as the page says (the scoresheet at the end, the hint on your turn).
   const panelKey = (d) => d.className + "|" + (d.querySelector("summary")?.textContent || "").trim();
+  const chosen = new Map();
+  document.addEventListener("toggle", (event) => {
+    const panel = event.target;
+    if (panel.matches && panel.matches("#table details") && panel.dataset.userToggle === "1") {
+      chosen.set(panelKey(panel), panel.open);
+    }
+  }, true);
+  document.addEventListener("click", (event) => {  // a click (or Enter/Space) on a summary
+    const summary = event.target.closest && event.target.closest("#table details > summary");
+    if (summary) summary.parentElement.dataset.userToggle = "1";
+  });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
     const table = event.detail.target;
     if (!table || table.id !== "table") return;
-    const panels = new Map([...table.querySelectorAll("details")].map((d) => [panelKey(d), d.open]));
     const active = document.activeElement;
     const inside = table.contains(active);
     const path = event.detail.requestConfig.path || "";
     const sort = document.querySelector("form.sorts");
     before = {
-      panels,
       free: !active || active === document.body || inside,
       key: inside ? keyOf(active) : null,
       poll: event.detail.requestConfig.verb === "get",
@@ -137,8 +147,11 @@ document.addEventListener("keydown", (event) => {
     before = null;
     if (!table || !was) return;
     table.querySelectorAll("details").forEach((d) => {
-      const open = was.panels.get(panelKey(d));
-      if (open !== undefined) d.open = open;
+      const open = chosen.get(panelKey(d));
+      if (open !== undefined) {
+        d.open = open;
+        d.dataset.userToggle = "1";
+      }
     });
     if (!was.free) return;
     let target = null;

@@ -12,11 +12,15 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from accounts.services import preferences_update
-from games import deadlines, notifications, services
-from games.deadlines import clock_end
+from games import services
+from games.clock import clock_end
+from games.deadlines import timeouts, vacations
+from games.deadlines.sweep import sweep
 from games.engine import GameState, Rules, get_bot
+from games.errors import GameError
 from games.models import Game, Notification, Seat
-from games.services import GameError
+from games.notifications import outbox
+from games.selectors import pauses
 from tests.factories import UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +52,7 @@ def send_pending(kind="reminder"):
     """Run the send task's service for every pending mail of `kind`, as the worker would."""
     pending = Notification.objects.filter(status="pending", kind=kind)
     for pk in pending.values_list("pk", flat=True):
-        notifications.notification_send(notification_id=pk)
+        outbox.notification_send(notification_id=pk)
 
 
 # -- clocks ----------------------------------------------------------------------------------
@@ -71,7 +75,7 @@ def test_a_turn_that_starts_during_a_vacation_gets_its_time_after_it():
     person = to_move(game).user
     other = next(u for u in users if u != person)
     now = timezone.now()
-    deadlines.vacation_book(user=other, first_day=now.date(), last_day=now.date() + 3 * DAY)
+    vacations.vacation_book(user=other, first_day=now.date(), last_day=now.date() + 3 * DAY)
     play_one(game, {s.index: s.user for s in game.seats.all()})
     play_one(game, {s.index: s.user for s in game.seats.all()})
     game.refresh_from_db()
@@ -86,12 +90,12 @@ def test_a_turn_that_starts_during_a_vacation_gets_its_time_after_it():
 def test_an_overdue_turn_goes_on_autopilot_once_and_the_bot_plays_it():
     game, _users = timed_game(players=3, days=1)
     seat, deadline, version = to_move(game), game.deadline, game.version
-    assert deadlines.sweep(now=deadline - HOUR).timed_out == 0
-    report = deadlines.sweep(now=deadline + HOUR)
+    assert sweep(now=deadline - HOUR).timed_out == 0
+    report = sweep(now=deadline + HOUR)
     assert (report.timed_out, report.dropped) == (1, 0)
     seat.refresh_from_db()
     assert seat.autopilot and seat.timeouts == 1 and seat.autopilot_since == deadline
-    assert changes(deadlines.sweep(now=deadline + HOUR)) == (0, 0, 0, 0)
+    assert changes(sweep(now=deadline + HOUR)) == (0, 0, 0, 0)
     seat.refresh_from_db()
     assert seat.timeouts == 1
     # The bot move queued on commit plays the autopilot seat's turn, once.
@@ -104,14 +108,14 @@ def test_an_overdue_turn_goes_on_autopilot_once_and_the_bot_plays_it():
 def test_an_absent_player_is_dropped_after_max_timeouts_counted_per_time_per_move():
     game, _users = timed_game(players=3, days=1)
     seat, deadline = to_move(game), game.deadline
-    deadlines.sweep(now=deadline + HOUR)
-    deadlines.sweep(now=deadline + DAY - HOUR)
+    sweep(now=deadline + HOUR)
+    sweep(now=deadline + DAY - HOUR)
     seat.refresh_from_db()
     assert seat.timeouts == 1
-    deadlines.sweep(now=deadline + DAY + HOUR)
+    sweep(now=deadline + DAY + HOUR)
     seat.refresh_from_db()
     assert seat.timeouts == 2 and not seat.dropped
-    report = deadlines.sweep(now=deadline + 2 * DAY + HOUR)
+    report = sweep(now=deadline + 2 * DAY + HOUR)
     seat.refresh_from_db()
     assert report.dropped == 1
     assert seat.timeouts == 3 and seat.dropped and seat.resigned and not seat.autopilot
@@ -123,17 +127,17 @@ def test_an_absent_player_is_dropped_after_max_timeouts_counted_per_time_per_mov
 def test_a_sweep_that_was_down_for_days_catches_up_exactly_and_only_once():
     game, _users = timed_game(players=3, days=1, max_timeouts=3)
     seat, deadline = to_move(game), game.deadline
-    report = deadlines.sweep(now=deadline + 10 * DAY)
+    report = sweep(now=deadline + 10 * DAY)
     assert (report.timed_out, report.timeouts, report.dropped) == (1, 2, 1)
     seat.refresh_from_db()
     assert seat.dropped and seat.timeouts == 3
-    assert changes(deadlines.sweep(now=deadline + 10 * DAY)) == (0, 0, 0, 0)
+    assert changes(sweep(now=deadline + 10 * DAY)) == (0, 0, 0, 0)
 
 
 def test_dropping_one_of_two_people_ends_the_game_with_them_ranked_last():
     game, users = timed_game(players=2, days=1, max_timeouts=1)
     seat = to_move(game)
-    deadlines.sweep(now=game.deadline + HOUR)
+    sweep(now=game.deadline + HOUR)
     game.refresh_from_db()
     seat.refresh_from_db()
     assert game.status == Game.Status.FINISHED and seat.dropped
@@ -145,8 +149,8 @@ def test_dropping_one_of_two_people_ends_the_game_with_them_ranked_last():
 def test_coming_back_ends_autopilot_and_forgives_the_timeouts():
     game, _users = timed_game(players=3, days=1)
     seat = to_move(game)
-    deadlines.sweep(now=game.deadline + HOUR)
-    deadlines.seat_resume(game_id=game.pk, user=seat.user)
+    sweep(now=game.deadline + HOUR)
+    timeouts.seat_resume(game_id=game.pk, user=seat.user)
     seat.refresh_from_db()
     assert (seat.autopilot, seat.timeouts, seat.autopilot_since) == (False, 0, None)
     # Still their turn (the bot had not moved yet): the clock starts again.
@@ -173,9 +177,9 @@ def test_the_im_back_button_is_on_the_table_of_a_player_on_autopilot(client):
 def test_a_dropped_player_cannot_come_back():
     game, _users = timed_game(players=3, days=1, max_timeouts=1)
     seat = to_move(game)
-    deadlines.sweep(now=game.deadline + HOUR)
+    sweep(now=game.deadline + HOUR)
     with pytest.raises(GameError, match="dropped"):
-        deadlines.seat_resume(game_id=game.pk, user=seat.user)
+        timeouts.seat_resume(game_id=game.pk, user=seat.user)
 
 
 def test_a_lost_bot_task_is_queued_again_by_the_sweep():
@@ -185,9 +189,9 @@ def test_a_lost_bot_task_is_queued_again_by_the_sweep():
         play_one(game, {0: human})
         play_one(game, {0: human})
     assert to_move(game).user.is_bot
-    assert deadlines.sweep(now=timezone.now()).bots_requeued == 0  # it has only just started
+    assert sweep(now=timezone.now()).bots_requeued == 0  # it has only just started
     # The sweep runs every 30 s: a bot turn 30 s old is taken up, so within about a minute.
-    assert deadlines.sweep(now=timezone.now() + timedelta(seconds=31)).bots_requeued == 1
+    assert sweep(now=timezone.now() + timedelta(seconds=31)).bots_requeued == 1
 
 
 # -- vacations -------------------------------------------------------------------------------
@@ -197,11 +201,11 @@ def test_a_vacation_booked_during_a_turn_moves_its_deadline_and_the_sweep_waits(
     game, _users = timed_game(days=1)
     seat, deadline = to_move(game), game.deadline
     today = timezone.now().date()
-    deadlines.vacation_book(user=seat.user, first_day=today + DAY, last_day=today + 2 * DAY)
+    vacations.vacation_book(user=seat.user, first_day=today + DAY, last_day=today + 2 * DAY)
     game.refresh_from_db()
     assert game.deadline == deadline + 2 * DAY
-    assert deadlines.sweep(now=deadline + HOUR).timed_out == 0
-    assert deadlines.sweep(now=game.deadline + HOUR).timed_out == 1
+    assert sweep(now=deadline + HOUR).timed_out == 0
+    assert sweep(now=game.deadline + HOUR).timed_out == 1
 
 
 def test_a_deadline_recorded_before_a_vacation_is_checked_again_before_a_timeout():
@@ -209,7 +213,7 @@ def test_a_deadline_recorded_before_a_vacation_is_checked_again_before_a_timeout
     seat, deadline = to_move(game), game.deadline
     # Booked behind the service's back (as a race with the turn's start could leave it).
     Vacation.objects.create(user=seat.user, starts_at=deadline - HOUR, ends_at=deadline + DAY)
-    assert deadlines.sweep(now=deadline + HOUR).timed_out == 0
+    assert sweep(now=deadline + HOUR).timed_out == 0
     game.refresh_from_db()
     assert game.deadline == deadline + DAY + HOUR
 
@@ -218,42 +222,42 @@ def test_cancelling_a_future_vacation_gives_its_days_back_and_restores_the_deadl
     game, _users = timed_game(days=1)
     seat, deadline = to_move(game), game.deadline
     today = timezone.now().date()
-    vacation = deadlines.vacation_book(user=seat.user, first_day=today + DAY, last_day=today + DAY)
-    assert deadlines.vacation_overview(seat.user)["used"] == 1
-    deadlines.vacation_end(user=seat.user, vacation_id=vacation.pk)
+    vacation = vacations.vacation_book(user=seat.user, first_day=today + DAY, last_day=today + DAY)
+    assert vacations.vacation_overview(seat.user)["used"] == 1
+    vacations.vacation_end(user=seat.user, vacation_id=vacation.pk)
     game.refresh_from_db()
     assert game.deadline == deadline
-    assert deadlines.vacation_overview(seat.user)["used"] == 0
+    assert vacations.vacation_overview(seat.user)["used"] == 0
 
 
 def test_ending_a_vacation_under_way_keeps_the_days_so_far():
     user = UserFactory()
     now = datetime(2030, 3, 10, 12, tzinfo=UTC)
-    vacation = deadlines.vacation_book(
+    vacation = vacations.vacation_book(
         user=user, first_day=date(2030, 3, 10), last_day=date(2030, 3, 14), now=now
     )
-    deadlines.vacation_end(user=user, vacation_id=vacation.pk, now=now + DAY)
+    vacations.vacation_end(user=user, vacation_id=vacation.pk, now=now + DAY)
     vacation.refresh_from_db()
     assert vacation.ends_at == now + DAY
-    assert deadlines.vacation_days_used(user, 2030) == 2
+    assert vacations.vacation_days_used(user, 2030) == 2
 
 
 def test_the_vacation_bank_is_counted_per_calendar_year():
     user = UserFactory()
     now = datetime(2030, 12, 1, tzinfo=UTC)
-    deadlines.vacation_book(
+    vacations.vacation_book(
         user=user, first_day=date(2030, 12, 1), last_day=date(2030, 12, 10), now=now
     )
     with pytest.raises(GameError, match="14"):
-        deadlines.vacation_book(
+        vacations.vacation_book(
             user=user, first_day=date(2030, 12, 20), last_day=date(2030, 12, 24), now=now
         )
     # Across new year: 4 days in 2030 (10 + 4 = 14), 10 in 2031.
-    deadlines.vacation_book(
+    vacations.vacation_book(
         user=user, first_day=date(2030, 12, 28), last_day=date(2031, 1, 10), now=now
     )
-    assert deadlines.vacation_days_used(user, 2030) == 14
-    assert deadlines.vacation_days_used(user, 2031) == 10
+    assert vacations.vacation_days_used(user, 2030) == 14
+    assert vacations.vacation_days_used(user, 2031) == 10
 
 
 @pytest.mark.parametrize(
@@ -268,11 +272,11 @@ def test_the_vacation_bank_is_counted_per_calendar_year():
 def test_vacations_that_cannot_be_booked(first, last, message):
     user = UserFactory()
     now = datetime(2030, 3, 1, tzinfo=UTC)
-    deadlines.vacation_book(
+    vacations.vacation_book(
         user=user, first_day=date(2030, 3, 5), last_day=date(2030, 3, 6), now=now
     )
     with pytest.raises(GameError, match=message):
-        deadlines.vacation_book(user=user, first_day=first, last_day=last, now=now)
+        vacations.vacation_book(user=user, first_day=first, last_day=last, now=now)
 
 
 def test_the_vacation_page_books_and_ends(client):
@@ -302,15 +306,15 @@ def test_the_vacation_page_books_and_ends(client):
 def test_a_reminder_goes_out_once_per_threshold_however_often_the_sweep_runs():
     game, _users = timed_game(days=2)
     seat, start = to_move(game), game.turn_started_at
-    assert deadlines.sweep(now=start + DAY - HOUR).reminders == 0
-    assert deadlines.sweep(now=start + DAY + HOUR).reminders == 1
-    assert deadlines.sweep(now=start + DAY + 2 * HOUR).reminders == 0
+    assert sweep(now=start + DAY - HOUR).reminders == 0
+    assert sweep(now=start + DAY + HOUR).reminders == 1
+    assert sweep(now=start + DAY + 2 * HOUR).reminders == 0
     send_pending()
     assert len(mail.outbox) == 1 and mail.outbox[0].to == [seat.user.email]
     assert "left for your move" in mail.outbox[0].subject
     assert "\xa0" not in mail.outbox[0].subject  # plain spaces in "1 day, 2 hours"
-    assert deadlines.sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 1  # 90 %
-    assert deadlines.sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 0
+    assert sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 1  # 90 %
+    assert sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 0
     send_pending()
     assert len(mail.outbox) == 2
     thresholds = Notification.objects.filter(kind="reminder", user=seat.user)
@@ -320,7 +324,7 @@ def test_a_reminder_goes_out_once_per_threshold_however_often_the_sweep_runs():
 def test_after_an_outage_only_the_latest_reminder_goes_out():
     game, _users = timed_game(days=2)
     start = game.turn_started_at
-    assert deadlines.sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 1
+    assert sweep(now=start + 2 * DAY - 3 * HOUR).reminders == 1
     send_pending()
     assert len(mail.outbox) == 1
     rows = Notification.objects.filter(kind="reminder").order_by("threshold")
@@ -334,12 +338,12 @@ def test_a_reminder_is_not_sent_to_someone_who_turned_them_off_nor_once_the_turn
     game, _users = timed_game(days=2)
     seat, start = to_move(game), game.turn_started_at
     preferences_update(user=seat.user, reminders=False)
-    deadlines.sweep(now=start + DAY + HOUR)
+    sweep(now=start + DAY + HOUR)
     row = Notification.objects.get(kind="reminder")
     assert (row.status, row.reason) == ("skipped", "preference")
-    assert deadlines.sweep(now=start + DAY + 2 * HOUR).reminders == 0
+    assert sweep(now=start + DAY + 2 * HOUR).reminders == 0
     preferences_update(user=seat.user, reminders=True)
-    deadlines.sweep(now=start + 2 * DAY - 3 * HOUR)
+    sweep(now=start + 2 * DAY - 3 * HOUR)
     play_one(game, {seat.index: seat.user})
     play_one(game, {seat.index: seat.user})
     send_pending()
@@ -351,12 +355,12 @@ def test_reminders_respect_the_vacation_clock():
     game, _users = timed_game(days=2)
     seat, start = to_move(game), game.turn_started_at
     Vacation.objects.create(user=seat.user, starts_at=start + HOUR, ends_at=start + 3 * DAY)
-    game.deadline = deadlines.turn_deadline(game=game, seat_index=seat.index, start=start)
+    game.deadline = pauses.turn_deadline(game=game, seat_index=seat.index, start=start)
     game.save(update_fields=["deadline"])
     # One hour ran before the vacation; half the time (a day) is gone 23 hours after it.
-    assert deadlines.sweep(now=start + DAY + HOUR).reminders == 0
-    assert deadlines.sweep(now=start + 3 * DAY + 22 * HOUR).reminders == 0
-    assert deadlines.sweep(now=start + 3 * DAY + 24 * HOUR).reminders == 1
+    assert sweep(now=start + DAY + HOUR).reminders == 0
+    assert sweep(now=start + 3 * DAY + 22 * HOUR).reminders == 0
+    assert sweep(now=start + 3 * DAY + 24 * HOUR).reminders == 1
 
 
 # -- two sweeps at once ----------------------------------------------------------------------
@@ -389,10 +393,10 @@ def _at_once(work, times=2):
 def test_two_sweeps_at_once_send_one_reminder_and_count_one_timeout():
     game, _users = timed_game(players=3, days=2)
     seat, start = to_move(game), game.turn_started_at
-    reports = _at_once(lambda: deadlines.sweep(now=start + DAY + HOUR))
+    reports = _at_once(lambda: sweep(now=start + DAY + HOUR))
     assert sum(r.reminders for r in reports) == 1
     assert Notification.objects.filter(kind="reminder").count() == 1
-    reports = _at_once(lambda: deadlines.sweep(now=start + 2 * DAY + HOUR))
+    reports = _at_once(lambda: sweep(now=start + 2 * DAY + HOUR))
     assert sum(r.timed_out for r in reports) == 1
     seat.refresh_from_db()
     assert seat.autopilot and seat.timeouts == 1
@@ -438,8 +442,8 @@ def test_a_sweep_with_nothing_new_costs_the_same_few_queries_however_many_games(
 ):
     games = [timed_game(days=2)[0] for _ in range(3)]
     start = max(g.turn_started_at for g in games)
-    assert deadlines.sweep(now=start + DAY + HOUR).reminders == 3
+    assert sweep(now=start + DAY + HOUR).reminders == 3
     Notification.objects.update(enqueued_at=start + DAY + HOUR)  # the worker has them
     with django_assert_max_num_queries(5):
-        report = deadlines.sweep(now=start + DAY + HOUR + timedelta(seconds=30))  # next sweep
+        report = sweep(now=start + DAY + HOUR + timedelta(seconds=30))  # next sweep
     assert not any(report.as_dict().values())

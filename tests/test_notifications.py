@@ -15,10 +15,12 @@ from django.utils import timezone
 from accounts.models import Preferences
 from accounts.selectors import preferences_of
 from accounts.services import preferences_update
-from games import invitations, notifications, services, tasks
+from games import invitations, services, tasks
 from games.engine import GameState, Rules
+from games.errors import GameError
 from games.models import Game, Notification, Seat
-from games.services import GameError
+from games.notifications import compose, outbox, policy, presence, previews, tokens
+from games.presentation import card_info
 from tests.factories import UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -40,8 +42,7 @@ def send_all(kind=None) -> list[str]:
     if kind:
         rows = rows.filter(kind=kind)
     return [
-        notifications.notification_send(notification_id=pk)
-        for pk in rows.values_list("pk", flat=True)
+        outbox.notification_send(notification_id=pk) for pk in rows.values_list("pk", flat=True)
     ]
 
 
@@ -72,7 +73,7 @@ def test_your_turn_is_recorded_when_a_persons_turn_begins_and_sent_once():
     row = Notification.objects.get(kind="your_turn")
     assert (row.user, row.game, row.turn, row.status) == (first.user, game, 0, "pending")
     assert send_all() == ["sent"]
-    assert notifications.notification_send(notification_id=row.pk) == "done"
+    assert outbox.notification_send(notification_id=row.pk) == "done"
     assert len(mail.outbox) == 1 and mail.outbox[0].to == [first.user.email]
     play_one(game, {first.index: first.user})  # drawing does not start a new turn
     assert Notification.objects.filter(kind="your_turn").count() == 1
@@ -91,8 +92,8 @@ def test_the_your_turn_email_shows_the_players_own_table_and_links_back():
     assert message.subject == f"Your turn in game #{game.pk}"
     html, text = html_of(message), message.body
     state = GameState.from_dict(game.state)
-    mine = {notifications.selectors.card_info(c).label for c in state.hands[seat.index]}
-    theirs = {notifications.selectors.card_info(c).label for c in state.hands[1 - seat.index]}
+    mine = {card_info(c).label for c in state.hands[seat.index]}
+    theirs = {card_info(c).label for c in state.hands[1 - seat.index]}
     hand_line = next(line for line in text.splitlines() if line.startswith("Your hand"))
     assert set(hand_line.split(": ")[1].split()) == mine
     for label in theirs:  # one deck: no card of theirs can be shown as one of mine
@@ -129,18 +130,18 @@ def test_a_your_turn_mail_to_a_watching_player_waits_pending_and_goes_out_when_t
     now = timezone.now()
     Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
     with django_capture_on_commit_callbacks() as queued:
-        assert notifications.notification_send(notification_id=row.pk, now=now) == "watching"
+        assert outbox.notification_send(notification_id=row.pk, now=now) == "watching"
     assert len(queued) == 1, "checked again later, by a new task"
     row.refresh_from_db()
     assert (row.status, row.reason) == ("pending", "watching") and not mail.outbox
     assert row.enqueued_at > now + timedelta(seconds=30)  # after the presence window
     # The sweep leaves it alone while its own check is due; the check then finds them gone.
-    assert notifications.notifications_requeue_stale(now=now + timedelta(minutes=1)) == 0
+    assert outbox.notifications_requeue_stale(now=now + timedelta(minutes=1)) == 0
     later = now + timedelta(seconds=31)
-    assert notifications.notification_send(notification_id=row.pk, now=later) == "sent"
+    assert outbox.notification_send(notification_id=row.pk, now=later) == "sent"
     row.refresh_from_db()
     assert (row.status, row.reason) == ("sent", "") and mail.outbox[0].to == [seat.user.email]
-    assert notifications.notification_send(notification_id=row.pk, now=later) == "done"
+    assert outbox.notification_send(notification_id=row.pk, now=later) == "done"
 
 
 def test_a_waiting_your_turn_mail_is_dropped_if_the_player_moves_meanwhile():
@@ -148,10 +149,10 @@ def test_a_waiting_your_turn_mail_is_dropped_if_the_player_moves_meanwhile():
     seat = seat_to_move(game)
     row = Notification.objects.get(kind="your_turn")
     Seat.objects.filter(pk=seat.pk).update(last_seen_at=timezone.now())
-    assert notifications.notification_send(notification_id=row.pk) == "watching"
+    assert outbox.notification_send(notification_id=row.pk) == "watching"
     play_turn(game)
     later = timezone.now() + timedelta(minutes=1)
-    assert notifications.notification_send(notification_id=row.pk, now=later) == "moved_on"
+    assert outbox.notification_send(notification_id=row.pk, now=later) == "moved_on"
     row.refresh_from_db()
     assert row.status == "skipped" and not mail.outbox
 
@@ -160,7 +161,7 @@ def test_a_player_who_keeps_watching_is_checked_less_and_less_often_up_to_a_cap(
     settings.PRESENCE_SECONDS = 30
     since = timezone.now()
     seat = Seat(last_seen_at=since)
-    delay = notifications.watching_recheck_delay
+    delay = policy.watching_recheck_delay
     assert delay(seat=seat, since=since, now=since) == 31  # the window, then one second
     waits = []
     now = since
@@ -169,22 +170,22 @@ def test_a_player_who_keeps_watching_is_checked_less_and_less_often_up_to_a_cap(
         waits.append(delay(seat=seat, since=since, now=now))
         now += timedelta(seconds=waits[-1])
     assert waits == sorted(waits) and waits[3] > 2 * waits[0]
-    assert max(waits) == notifications.WATCHING_RECHECK_MAX.total_seconds()
+    assert max(waits) == policy.WATCHING_RECHECK_MAX.total_seconds()
 
 
 def test_presence_is_written_at_most_every_ten_seconds():
     game, _users = two_people()
     seat = seat_to_move(game)
     now = timezone.now()
-    notifications.seat_record_presence(seat=seat, now=now)
-    notifications.seat_record_presence(seat=seat, now=now + timedelta(seconds=5))
+    presence.seat_record_presence(seat=seat, now=now)
+    presence.seat_record_presence(seat=seat, now=now + timedelta(seconds=5))
     seat.refresh_from_db()
     assert seat.last_seen_at == now
-    notifications.seat_record_presence(seat=seat, now=now + timedelta(seconds=11))
+    presence.seat_record_presence(seat=seat, now=now + timedelta(seconds=11))
     seat.refresh_from_db()
     assert seat.last_seen_at == now + timedelta(seconds=11)
     # Seen 31 s ago is not watching any more.
-    assert not notifications.is_watching(seat, now + timedelta(seconds=42))
+    assert not presence.is_watching(seat, now + timedelta(seconds=42))
 
 
 def test_a_your_turn_mail_is_not_sent_once_the_player_has_moved():
@@ -238,7 +239,7 @@ def test_the_send_task_retries_with_backoff_until_the_server_takes_the_mail(flak
     assert result.get() == "sent"
     row.refresh_from_db()
     assert row.status == "sent" and len(mail.outbox) == 1
-    delays = [notifications.retry_delay(n) for n in range(10)]
+    delays = [policy.retry_delay(n) for n in range(10)]
     assert delays[0] < delays[3] < delays[9] <= 3600 * 1.2
 
 
@@ -292,7 +293,7 @@ def test_the_list_unsubscribe_header_stays_readable_with_a_real_site_address(set
 
 def test_a_tampered_or_foreign_unsubscribe_token_does_nothing(client):
     user = UserFactory()
-    token = notifications.unsubscribe_token(user, "reminders")
+    token = tokens.unsubscribe_token(user, "reminders")
     tampered = reverse("unsubscribe", kwargs={"token": token[:-2] + "xx"})
     assert client.get(tampered).status_code == 404
     assert client.post(reverse("unsubscribe", kwargs={"token": "junk"})).status_code == 404
@@ -300,9 +301,9 @@ def test_a_tampered_or_foreign_unsubscribe_token_does_nothing(client):
     flipped = mac[:-1] + ("1" if mac.endswith("0") else "0")
     for forged in (f"{user_id}.t.{mac}", f"{user_id}.r.{flipped}", f"{UserFactory().pk}.r.{mac}"):
         with pytest.raises(GameError):
-            notifications.unsubscribe(token=forged)
+            tokens.unsubscribe(token=forged)
     assert preferences_of(user).reminders is True
-    notifications.unsubscribe(token=token)
+    tokens.unsubscribe(token=token)
     assert preferences_of(user).reminders is False
 
 
@@ -330,8 +331,8 @@ def test_a_pending_mail_whose_task_was_lost_is_queued_again_once_in_a_while():
     two_people()
     row = Notification.objects.get()
     later = timezone.now() + timedelta(minutes=11)
-    assert notifications.notifications_requeue_stale(now=later) == 1
-    assert notifications.notifications_requeue_stale(now=later) == 0
+    assert outbox.notifications_requeue_stale(now=later) == 1
+    assert outbox.notifications_requeue_stale(now=later) == 0
     row.refresh_from_db()
     assert row.enqueued_at == later
 
@@ -401,11 +402,11 @@ def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
 
 def test_the_game_over_mail_says_1_point_not_1_points():
     user = UserFactory()
-    context = notifications.sample_context("game_over", user)
+    context = previews.sample_context("game_over", user)
     context["my_total"] = 1
     for entry, total in zip(context["ranking"], (1, 2, 0), strict=True):
         entry["total"] = total
-    _subject, text, html = notifications.render_email("game_over", context)
+    _subject, text, html = compose.render_email("game_over", context)
     for body in (text, html):
         assert "1 points" not in body
         assert "with 1 point." in body and "2 points" in body and "0 points" in body
@@ -422,15 +423,15 @@ def test_a_daily_digest_replaces_per_turn_mail_and_goes_out_once_a_day(settings)
         if game not in waiting:
             play_turn(game)
     morning = datetime.now(UTC).replace(hour=6, minute=59)
-    assert notifications.digests_queue(now=morning) == 0
-    assert notifications.digests_queue(now=morning + timedelta(minutes=2)) == 1
-    assert notifications.digests_queue(now=morning + timedelta(hours=5)) == 0
+    assert outbox.digests_queue(now=morning) == 0
+    assert outbox.digests_queue(now=morning + timedelta(minutes=2)) == 1
+    assert outbox.digests_queue(now=morning + timedelta(hours=5)) == 0
     send_all("digest")
     digest = next(m for m in mail.outbox if m.to == [player.email])
     assert digest.subject == "3 games are waiting for your move"
     for game in games:
         assert f"/games/{game.pk}/" in digest.body
-    assert notifications.digests_queue(now=morning + timedelta(days=1, minutes=2)) == 1
+    assert outbox.digests_queue(now=morning + timedelta(days=1, minutes=2)) == 1
 
 
 # -- previews --------------------------------------------------------------------------------
@@ -501,14 +502,14 @@ def test_a_killed_workers_mail_is_queued_again_about_a_minute_after_it_was_due(s
     row = Notification.objects.get(kind="your_turn")
     due = row.created_at + timedelta(seconds=15)
     assert abs((row.enqueued_at - due).total_seconds()) < 2
-    assert notifications.notifications_requeue_stale(now=due + timedelta(seconds=30)) == 0
-    assert notifications.notifications_requeue_stale(now=due + timedelta(seconds=61)) == 1
+    assert outbox.notifications_requeue_stale(now=due + timedelta(seconds=30)) == 0
+    assert outbox.notifications_requeue_stale(now=due + timedelta(seconds=61)) == 1
     assert send_all() == ["sent"]
 
 
 def test_a_mail_waiting_out_a_retry_is_not_queued_again_by_the_sweep_meanwhile():
     two_people()
     row = Notification.objects.get(kind="your_turn")
-    notifications.notification_postpone(notification_id=row.pk, seconds=1800)
+    outbox.notification_postpone(notification_id=row.pk, seconds=1800)
     later = timezone.now() + timedelta(minutes=20)
-    assert notifications.notifications_requeue_stale(now=later) == 0
+    assert outbox.notifications_requeue_stale(now=later) == 0

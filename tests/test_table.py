@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
 from tests.factories import UserFactory, play_one, started_game
@@ -62,11 +63,9 @@ def test_a_game_played_to_the_end_says_so_without_an_early_end(client, duel):
 
 
 def test_a_drop_that_ends_the_game_records_why(duel):
-    from games import deadlines
-
     game, _by_seat = duel
     seat = game.seats.get(index=game.to_move_seat)
-    deadlines._drop(game, seat, now=game.started_at)
+    timeouts.seat_drop(game=game, seat=seat, now=game.started_at)
     game.save()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.DROPPED

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.engine import GameState, Rules, get_bot
 from games.engine.cards import Card
 from games.models import Game
-from games.selectors import card_info
+from games.presentation import card_info
 from tests.factories import UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db

@@ -74,6 +74,10 @@ def human_turn(game, human, capture):
     raise AssertionError("the bot never came to move")
 
 
+def someone_went_out(game) -> bool:
+    return GameState.from_dict(game.state).went_out is not None
+
+
 def human_seat(game, human):
     return game.seats.get(user=human).index
 
@@ -195,8 +199,13 @@ def test_a_move_that_hands_the_turn_to_a_bot_stands_when_the_broker_is_down(clie
     human = UserFactory()
     game = started_game([human], seat_count=2, bots="easy")
     drain()
-    while game.to_move_seat != human_seat(game, human):
-        services.bot_play_turn(game_id=game.pk, version=game.version)
+    # On to the human's turn in a round nobody has gone out of: after a go-out, their discard
+    # could end the round and deal them the next turn (as this test's seeded deal does).
+    while game.to_move_seat != human_seat(game, human) or someone_went_out(game):
+        if game.to_move_seat == human_seat(game, human):
+            play_one(game, {game.to_move_seat: human})
+        else:
+            services.bot_play_turn(game_id=game.pk, version=game.version)
         game.refresh_from_db()
     play_one(game, {game.to_move_seat: human})  # the draw; the discard hands over the turn
     discard = next(a for a in GameState.from_dict(game.state).legal_actions())

@@ -88,6 +88,7 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     return len(hidden)
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize(
     ("rules", "players", "bots"),
     [(Rules(), 2, None), (Rules(jokers=True, redemption=True), 3, "easy")],

@@ -75,6 +75,7 @@ def test_a_bot_seated_several_times_is_numbered_2_3_in_order():
     assert [s.user.name for s in other.seats.select_related("user")][2] == "Easy Bot"
 
 
+@pytest.mark.slow  # a whole game
 def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     users = [UserFactory(), UserFactory()]
     game = started_game(users, time_per_move_days=2)

@@ -29,23 +29,3 @@ class PreferencesForm(forms.ModelForm):
         model = Preferences
         fields = ("turn_mail", "turn_mail_while_watching", "reminders", "invitations", "game_over")
         widgets = {"turn_mail": forms.RadioSelect}
-
-
-class VacationForm(forms.Form):
-    first_day = forms.DateField(
-        label=_("First day"), widget=forms.DateInput(attrs={"type": "date"})
-    )
-    last_day = forms.DateField(
-        label=_("Last day"),
-        widget=forms.DateInput(attrs={"type": "date"}),
-        help_text=_("Whole days, midnight to midnight UTC."),
-    )
-
-
-class VacationEndForm(forms.Form):
-    """Which vacation to cancel or end: a database id, whatever the form was given."""
-
-    vacation_id = forms.IntegerField(min_value=1, max_value=2**31 - 1)
-
-    def __init__(self, data):
-        super().__init__({"vacation_id": data.get("vacation", "")})

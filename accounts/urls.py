@@ -8,5 +8,4 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("notifications/", views.notification_preferences, name="notification_preferences"),
-    path("vacation/", views.vacation, name="vacation"),
 ]

@@ -6,10 +6,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from games import deadlines
-from games.services import GameError
-
-from .forms import PreferencesForm, SignupForm, VacationEndForm, VacationForm
+from .forms import PreferencesForm, SignupForm
 from .selectors import preferences_of
 from .services import preferences_update
 
@@ -55,29 +52,3 @@ def notification_preferences(request):
             return redirect("notification_preferences")
         return render(request, "accounts/preferences.html", {"form": form}, status=400)
     return render(request, "accounts/preferences.html", {"form": form})
-
-
-@login_required
-def vacation(request):
-    """Book days off (the clocks of your turns stand still), or end a vacation."""
-    action = request.POST.get("action")
-    form = VacationForm(request.POST if action == "book" else None)
-    status, error = 200, None
-    if request.method == "POST":
-        try:
-            if action == "end":
-                ending = VacationEndForm(request.POST)
-                if not ending.is_valid():
-                    raise GameError(_("There is no such vacation to end."), status=404)
-                deadlines.vacation_end(user=request.user, **ending.cleaned_data)
-                messages.success(request, _("Your vacation is over; your clocks run again."))
-                return redirect("vacation")
-            if form.is_valid():
-                deadlines.vacation_book(user=request.user, **form.cleaned_data)
-                messages.success(request, _("Vacation booked: your clocks stand still then."))
-                return redirect("vacation")
-            status = 400
-        except GameError as failure:
-            status, error = failure.status, failure.message
-    context = {"form": form, "error": error, **deadlines.vacation_overview(request.user)}
-    return render(request, "accounts/vacation.html", context, status=status)

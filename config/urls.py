@@ -5,7 +5,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("", include("games.urls")),
-    path("", include("games.async_urls")),
 ]
 
 handler500 = "config.errors.server_error"

@@ -1,6 +1,69 @@
+"""The admin: games, seats and moves to look at, never to change. Every change to a game goes
+through the services (the game's lock, the version check, the engine, the tasks that follow), so
+the admin may not add, change or delete them. The mail outbox is read-only too."""
+
 from django.contrib import admin
 
-from .models import Invitation, Notification
+from .models import Game, Invitation, Move, Notification, Seat
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shows every field; adds, changes and deletes nothing."""
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in self.model._meta.fields]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("index", "user", "resigned", "autopilot", "timeouts", "dropped", "final_rank")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = (
+        "id", "status", "end_reason", "seat_count", "round_index", "version", "deadline",
+        "created_by", "created_at", "finished_at",
+    )  # fmt: skip
+    list_filter = ("status", "end_reason", "is_public")
+    search_fields = ("=id", "created_by__username", "seats__user__username")
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("game", "index", "user", "resigned", "autopilot", "timeouts", "final_rank")
+    list_filter = ("resigned", "autopilot", "dropped")
+    search_fields = ("=game__id", "user__username")
+    list_select_related = ("game", "user")
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ("game", "seq", "seat", "round_index", "by_bot", "created_at")
+    list_filter = ("by_bot",)
+    search_fields = ("=game__id",)
+    list_select_related = ("game",)
 
 
 @admin.register(Notification)

@@ -15,10 +15,13 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.validators import is_control
 
-from . import notifications, services
+from . import services
+from .checks import require_creator, require_open
 from .engine import Rules
-from .models import Game, Invitation, Seat
-from .services import GameError
+from .errors import GameError
+from .locking import lock_game
+from .models import Game, Invitation, Notification, Seat
+from .notifications.outbox import notification_queue
 
 MAX_INVITATIONS_PER_GAME = 20
 
@@ -31,9 +34,7 @@ def _invite(*, game: Game, host: User, invitee: User | None, invited_as: str) ->
         game=game, invitee=invitee, invited_by=host, invited_as=invited_as
     )
     if invitee is not None:
-        notifications.notification_queue(
-            user=invitee, kind=notifications.Kind.INVITATION, game=game
-        )
+        notification_queue(user=invitee, kind=Notification.Kind.INVITATION, game=game)
     return invitation
 
 
@@ -42,9 +43,9 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
     """The host invites a registered player, by user name or email, to this open game. Says
     nothing about whether such a player exists. None when that name was invited before, or
     names a player already seated."""
-    game = services._lock_game(game_id)
-    services._require_open(game)
-    services._require_creator(game, user)
+    game = lock_game(game_id)
+    require_open(game)
+    require_creator(game, user)
     who = (who or "").strip()[:254]
     if not who:
         raise GameError(_("Name a player, or give their email address."))
@@ -77,7 +78,7 @@ def _lock_pending(invitation_id: int, user: User) -> Invitation:
     )
     if game_id is None:
         raise GameError(_("There is no such invitation."), status=404)
-    game = services._lock_game(game_id)
+    game = lock_game(game_id)
     invitation = Invitation.objects.select_for_update().get(pk=invitation_id)
     invitation.game = game
     if invitation.status != Invitation.Status.PENDING:
@@ -116,7 +117,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     player who asks in seat 0, the same bots seated, the other people invited. If a rematch is
     already waiting that this player is seated at or invited to, it is that one (they take the
     seat)."""
-    finished = services._lock_game(game_id)
+    finished = lock_game(game_id)
     seats = list(finished.seats.select_related("user").order_by("index"))
     if not any(seat.user_id == user.pk for seat in seats):
         raise GameError(_("You have no seat at this game."), status=403)

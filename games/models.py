@@ -1,5 +1,5 @@
 """Games, seats, moves and round results. The engine snapshot in Game.state is a cache: the moves
-rebuild it exactly (games.selectors.replayed_state). Whether a game is over, and why, is the
+rebuild it exactly (games.selectors.history.replayed_state). Whether a game is over, and why, is the
 row's `status` and `end_reason`: an early end leaves the snapshot mid-round."""
 
 import secrets
@@ -134,7 +134,7 @@ class Seat(models.Model):
     autopilot = models.BooleanField(default=False, help_text="A bot plays a timed-out seat.")
     timeouts = models.PositiveSmallIntegerField(default=0)
     # When the first of the current run of timeouts ran out; each further time per move on
-    # autopilot counts one more (games.deadlines).
+    # autopilot counts one more (games/deadlines/timeouts.py).
     autopilot_since = models.DateTimeField(null=True, blank=True)
     dropped = models.BooleanField(
         default=False, help_text="Dropped after too many timeouts: resigned, a bot keeps the seat."

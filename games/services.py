@@ -1,6 +1,8 @@
-"""The only writers of game data. Every move locks its game row first, re-checks the version the
-player saw, applies the action through the engine, appends the move and saves the snapshot in one
-transaction; tasks are enqueued on commit."""
+"""The writers of a game's life: creating, joining, starting, moves, resigning, the hand's order.
+Every move locks its game row first (locking.lock_game), re-checks the version the player saw,
+applies the action through the engine, appends the move and saves the snapshot in one
+transaction; what happens next (a bot's turn, a mail) is queued on commit (oncommit). The clock's
+writes live in deadlines/, the mail outbox's in notifications/, invitations in invitations.py."""
 
 from __future__ import annotations
 
@@ -14,27 +16,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.services import bots_ensure
 
+from .checks import require_creator, require_open, seat_of
 from .engine import BOTS, Action, Discard, Draw, GameState, GoOut, RuleError, Rules, get_bot
 from .engine.cards import Card
+from .errors import GameError, StaleVersion
+from .locking import lock_game
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
+from .notifications.outbox import game_over_queue, your_turn_queue
 from .oncommit import enqueue_on_commit
-
-
-class GameError(Exception):
-    """A player's mistake or a request that cannot be honoured; the message is for the player."""
-
-    status = 400
-
-    def __init__(self, message: str, *, status: int | None = None):
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
-
-
-class StaleVersion(GameError):
-    status = 409
+from .selectors.pauses import turn_deadline
 
 
 def heartbeat_record(*, name: str) -> Heartbeat:
@@ -42,24 +34,6 @@ def heartbeat_record(*, name: str) -> Heartbeat:
         name=name, defaults={"seen_at": timezone.now()}
     )
     return heartbeat
-
-
-# -- locking ---------------------------------------------------------------------------------
-
-
-def _lock_game(game_id: int) -> Game:
-    """Lock the game row for the rest of the transaction (the one lock every write takes first)."""
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
-        raise GameError(_("There is no such game."), status=404) from None
-
-
-def _seat_of(game: Game, user: User) -> Seat:
-    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
-    if seat is None:
-        raise GameError(_("You have no seat at this game."), status=403)
-    return seat
 
 
 # -- before the start ------------------------------------------------------------------------
@@ -99,11 +73,6 @@ def game_create(
     return game
 
 
-def _require_open(game: Game) -> None:
-    if game.status != Game.Status.OPEN:
-        raise GameError(_("This game has already started or ended."), status=409)
-
-
 def _free_index(game: Game) -> int:
     taken = set(game.seats.values_list("index", flat=True))
     free = [i for i in range(game.seat_count) if i not in taken]
@@ -116,11 +85,11 @@ def _free_index(game: Game) -> int:
 def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Seat:
     """Take a free seat. A private game seats only who was invited: by its link (`invite_code`)
     or by name; to anyone else it does not exist."""
-    game = _lock_game(game_id)
+    game = lock_game(game_id)
     invited = invite_code == game.invite_code or game.invitations.filter(invitee=user).exists()
     if not game.is_public and not invited:
         raise GameError(_("There is no such game."), status=404)
-    _require_open(game)
+    require_open(game)
     if user.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
     if game.seats.filter(user=user).exists():
@@ -135,9 +104,9 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
 @transaction.atomic
 def game_leave(*, game_id: int, user: User) -> Game:
     """Leave before the start; the creator leaving cancels the game."""
-    game = _lock_game(game_id)
-    _require_open(game)
-    seat = _seat_of(game, user)
+    game = lock_game(game_id)
+    require_open(game)
+    seat = seat_of(game, user)
     if game.created_by_id == user.pk:
         game.status = Game.Status.CANCELLED
         game.save(update_fields=["status"])
@@ -146,23 +115,16 @@ def game_leave(*, game_id: int, user: User) -> Game:
     return game
 
 
-def _require_creator(game: Game, user: User) -> None:
-    if game.created_by_id != user.pk:
-        raise GameError(_("Only the game's creator can do that."), status=403)
-
-
 @transaction.atomic
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
     """Give every empty seat to a bot of `bot_kind`."""
-    game = _lock_game(game_id)
-    _require_open(game)
-    _require_creator(game, user)
+    game = lock_game(game_id)
+    require_open(game)
+    require_creator(game, user)
     if bot_kind not in BOTS:
         raise GameError(_("There is no such bot."))
     bot = User.objects.filter(is_bot=True, bot_kind=bot_kind).first()
     if bot is None:
-        from accounts.services import bots_ensure
-
         bot = next(b for b in bots_ensure() if b.bot_kind == bot_kind)
     seats = []
     taken = set(game.seats.values_list("index", flat=True))
@@ -192,9 +154,9 @@ def _bot_sibling(bot: User, number: int) -> User:
 
 @transaction.atomic
 def game_start(*, game_id: int, user: User) -> Game:
-    game = _lock_game(game_id)
-    _require_open(game)
-    _require_creator(game, user)
+    game = lock_game(game_id)
+    require_open(game)
+    require_creator(game, user)
     if game.seats.count() != game.seat_count:
         raise GameError(_("Every seat must be taken before the game starts."), status=409)
     state = GameState.new(Rules.from_dict(game.rules), game.seat_count, game.seed)
@@ -203,7 +165,7 @@ def game_start(*, game_id: int, user: User) -> Game:
     game.started_at = now
     _store_state(game, state, now=now, turn_changed=True)
     game.save()
-    _after_commit(game)
+    game_queue_next(game=game)
     return game
 
 
@@ -222,8 +184,8 @@ def bot_kind_of(seat: Seat) -> str | None:
 @transaction.atomic
 def move_play(*, game_id: int, user: User, version: int | None, build: Callable[[int], Action]):
     """Play the action `build(seat_index)` for `user`, if the game is still at `version`."""
-    game = _lock_game(game_id)
-    seat = _seat_of(game, user)
+    game = lock_game(game_id)
+    seat = seat_of(game, user)
     if seat.resigned:
         raise GameError(_("You resigned from this game."), status=403)
     return _apply(game, seat, version, build(seat.index), by_bot=False)
@@ -272,7 +234,7 @@ def _parse_card_token(token: str) -> Card:
 def bot_play_turn(*, game_id: int, version: int) -> bool:
     """Play one action for the bot (or autopilot) seat to move, if the game is still at
     `version`; running it twice, or after the game moved on, does nothing."""
-    game = _lock_game(game_id)
+    game = lock_game(game_id)
     if game.status != Game.Status.ACTIVE or game.version != version:
         return False
     seat = game.seats.select_related("user").get(index=game.to_move_seat)
@@ -324,14 +286,14 @@ def _apply(
     turn_changed = state.to_move != before_to_move or record.round_ended
     _store_state(game, state, now=now, turn_changed=turn_changed)
     if state.is_over:
-        _finish(game, state, now=now, reason=Game.EndReason.COMPLETED)
+        game_finish(game=game, state=state, now=now, reason=Game.EndReason.COMPLETED)
     if not by_bot and seat.autopilot:
         seat.autopilot = False  # the player is back
         seat.timeouts = 0
     seat.seen_version = game.version
     seat.save(update_fields=["seen_version", "autopilot", "timeouts"])
     game.save()
-    _after_commit(game)
+    game_queue_next(game=game)
     return record
 
 
@@ -341,10 +303,9 @@ def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> No
     game.to_move_seat = state.to_move
     game.round_index = state.round_index  # for lists, which never load the state
     if turn_changed:
-        from .deadlines import turn_deadline  # the clock stops while the player is on vacation
-
         game.turn_started_at = now if state.to_move is not None else None
         game.turn_version = game.version
+        # The clock stands still while the player to move is on vacation.
         game.deadline = turn_deadline(game=game, seat_index=state.to_move, start=now)
 
 
@@ -368,9 +329,10 @@ def _record_round(game: Game, state: GameState) -> None:
     )
 
 
-def _finish(game: Game, state: GameState, *, now, reason: str) -> None:
+def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
-    reads; an early end (resignation, drop) leaves the engine's state mid-round."""
+    reads; an early end (resignation, drop) leaves the engine's state mid-round. The caller holds
+    the game's lock and saves the row."""
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now
@@ -387,26 +349,22 @@ def _finish(game: Game, state: GameState, *, now, reason: str) -> None:
         seat.final_total = state.totals[seat.index]
         seat.finished_at = now
     Seat.objects.bulk_update(seats, ["final_rank", "final_total", "finished_at"])
-    from .notifications import game_over_queue
-
     game_over_queue(game=game)  # sent after the commit
 
 
-def _after_commit(game: Game) -> None:
-    """Queue what happens next outside the request: a bot's turn, or a person's 'your turn'
-    mail when their turn has just begun."""
+def game_queue_next(*, game: Game) -> None:
+    """Queue what happens next outside the request, after the commit: a bot's turn, or a
+    person's 'your turn' mail when their turn has just begun (the caller holds the game's lock)."""
     if game.status != Game.Status.ACTIVE or game.to_move_seat is None:
         return
     seat = game.seats.select_related("user").get(index=game.to_move_seat)
     if bot_kind_of(seat) is not None:
-        from .tasks import bot_move
-
         enqueue_on_commit(
-            bot_move, (game.pk, game.version), countdown=settings.BOT_MOVE_DELAY_SECONDS
+            "games.tasks.bot_move",
+            (game.pk, game.version),
+            countdown=settings.BOT_MOVE_DELAY_SECONDS,
         )
     elif game.turn_version == game.version:
-        from .notifications import your_turn_queue
-
         your_turn_queue(game=game, seat=seat)
 
 
@@ -417,19 +375,19 @@ def _after_commit(game: Game) -> None:
 def game_resign(*, game_id: int, user: User) -> Game:
     """Resign: the player ranks last and a bot plays the seat to the end. When fewer than two
     people are left playing, the game ends at once, ranked by the totals so far."""
-    game = _lock_game(game_id)
+    game = lock_game(game_id)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("Only a game in play can be resigned."), status=409)
-    seat = _seat_of(game, user)
+    seat = seat_of(game, user)
     if seat.resigned:
         raise GameError(_("You have already resigned."), status=409)
     seat.resigned = True
     seat.save(update_fields=["resigned"])
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
         state = GameState.from_dict(game.state)
-        _finish(game, state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
+        game_finish(game=game, state=state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
     game.save()
-    _after_commit(game)
+    game_queue_next(game=game)
     return game
 
 
@@ -441,7 +399,7 @@ def seat_set_hand_order(
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise GameError(_("There is no such game."), status=404)
-    seat = _seat_of(game, user)
+    seat = seat_of(game, user)
     seat.hand_sort = sort
     if order is not None:
         seat.hand_order = _card_tokens(order[:40])

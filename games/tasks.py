@@ -1,9 +1,12 @@
-"""Celery tasks: thin, take ids, safe to run twice."""
+"""Celery tasks: thin, take ids, safe to run twice. Nothing imports this module: work is queued by
+task name through games/oncommit.py."""
 
 from celery import shared_task
 from django.db import DatabaseError
 
-from . import deadlines, notifications, services
+from . import services
+from .deadlines.sweep import sweep
+from .notifications import outbox, policy
 
 
 @shared_task
@@ -19,14 +22,14 @@ def bot_move(game_id: int, version: int) -> bool:
 
 @shared_task
 def deadlines_sweep() -> dict:
-    """Overdue turns, autopilot, drops, reminders, lost tasks (beat, every minute)."""
-    return deadlines.sweep().as_dict()
+    """Overdue turns, autopilot, drops, reminders, lost tasks (beat, every 30 s)."""
+    return sweep().as_dict()
 
 
 @shared_task
 def digests_send() -> int:
     """Today's digests, for those who chose one and have a game waiting (beat)."""
-    return notifications.digests_queue()
+    return outbox.digests_queue()
 
 
 @shared_task(bind=True, max_retries=8)
@@ -34,20 +37,20 @@ def send_notification(self, notification_id: int) -> str:
     """Send one recorded email, retrying with backoff while the mail server fails; a no-op once
     it is sent or no longer wanted."""
     try:
-        return notifications.notification_send(notification_id=notification_id)
-    except notifications.MAIL_ERRORS as error:
+        return outbox.notification_send(notification_id=notification_id)
+    except policy.MAIL_ERRORS as error:
         if self.request.retries >= self.max_retries:
-            notifications.notification_mark_failed(
+            outbox.notification_mark_failed(
                 notification_id=notification_id, reason=type(error).__name__
             )
             raise
-        delay = notifications.retry_delay(self.request.retries)
-        notifications.notification_postpone(notification_id=notification_id, seconds=delay)
+        delay = policy.retry_delay(self.request.retries)
+        outbox.notification_postpone(notification_id=notification_id, seconds=delay)
         raise self.retry(exc=error, countdown=delay) from error
     except DatabaseError:
         raise  # the row stays pending: the sweep queues it again
     except Exception as error:  # no retry can fix it (an address with a line break, say)
-        notifications.notification_mark_failed(
+        outbox.notification_mark_failed(
             notification_id=notification_id, reason=type(error).__name__
         )
         raise

@@ -1,24 +1,42 @@
 from django.urls import path
 
-from . import views
+from .views import clock, health, invitations, mail, play
 
 urlpatterns = [
-    path("", views.home, name="home"),
-    path("healthz", views.healthz, name="healthz"),
-    path("lobby/", views.lobby, name="lobby"),
-    path("games/new/", views.game_new, name="game_new"),
-    path("invite/<slug:code>/", views.invite, name="invite"),
-    path("games/<int:game_id>/", views.game_detail, name="game"),
-    path("games/<int:game_id>/table/", views.game_table, name="game_table"),
-    path("games/<int:game_id>/join/", views.game_join, name="game_join"),
-    path("games/<int:game_id>/leave/", views.game_leave, name="game_leave"),
-    path("games/<int:game_id>/bots/", views.game_bots, name="game_bots"),
-    path("games/<int:game_id>/start/", views.game_start, name="game_start"),
-    path("games/<int:game_id>/resign/", views.game_resign, name="game_resign"),
-    path("games/<int:game_id>/draw/", views.move_draw, name="move_draw"),
-    path("games/<int:game_id>/discard/", views.move_discard, name="move_discard"),
-    path("games/<int:game_id>/go-out/", views.move_go_out, name="move_go_out"),
-    path("games/<int:game_id>/sort/", views.hand_sort, name="hand_sort"),
-    path("games/<int:game_id>/history/", views.game_history, name="game_history"),
-    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("", play.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
+    path("lobby/", play.lobby, name="lobby"),
+    path("games/new/", play.game_new, name="game_new"),
+    path("invite/<slug:code>/", play.invite, name="invite"),
+    path("games/<int:game_id>/", play.game_detail, name="game"),
+    path("games/<int:game_id>/table/", play.game_table, name="game_table"),
+    path("games/<int:game_id>/join/", play.game_join, name="game_join"),
+    path("games/<int:game_id>/leave/", play.game_leave, name="game_leave"),
+    path("games/<int:game_id>/bots/", play.game_bots, name="game_bots"),
+    path("games/<int:game_id>/start/", play.game_start, name="game_start"),
+    path("games/<int:game_id>/resign/", play.game_resign, name="game_resign"),
+    path("games/<int:game_id>/draw/", play.move_draw, name="move_draw"),
+    path("games/<int:game_id>/discard/", play.move_discard, name="move_discard"),
+    path("games/<int:game_id>/go-out/", play.move_go_out, name="move_go_out"),
+    path("games/<int:game_id>/sort/", play.hand_sort, name="hand_sort"),
+    path("games/<int:game_id>/history/", play.game_history, name="game_history"),
+    path("games/<int:game_id>/replay/", play.game_replay, name="game_replay"),
+    path("games/<int:game_id>/invite-player/", invitations.game_invite, name="game_invite"),
+    path("games/<int:game_id>/rematch/", invitations.game_rematch, name="game_rematch"),
+    path(
+        "invitations/<int:invitation_id>/accept/",
+        invitations.invitation_accept,
+        name="invitation_accept",
+    ),
+    path(
+        "invitations/<int:invitation_id>/decline/",
+        invitations.invitation_decline,
+        name="invitation_decline",
+    ),
+    path("games/<int:game_id>/resume/", clock.seat_resume, name="seat_resume"),
+    # Vacations stop the clocks of games, so games owns them; the address stays under accounts/.
+    path("accounts/vacation/", clock.vacation, name="vacation"),
+    path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),  # short: see notifications/tokens
+    path("mail/preview/", mail.mail_preview_index, name="mail_preview_index"),
+    path("mail/preview/<str:kind>/", mail.mail_preview, name="mail_preview"),
 ]

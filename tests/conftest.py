@@ -1,9 +1,12 @@
 """Markers for tests that need a real server: skipped with a visible reason when none is
-configured, and a failure under REQUIRE_SERVICES=1 (what CI sets)."""
+configured, and a failure under REQUIRE_SERVICES=1 (what CI sets). Every game a test makes is
+seeded from the test's node id, and a failure prints the seeds (tests/seeds.py)."""
 
 import os
 
 import pytest
+
+from tests.seeds import forget, seed_for_test, seeds_made
 
 HAVE_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 HAVE_REDIS = os.environ.get("REDIS_URL", "").startswith("redis")
@@ -37,3 +40,25 @@ def pytest_report_header(config):
         f"services: postgres={'yes' if HAVE_POSTGRES else 'no'} "
         f"redis={'yes' if HAVE_REDIS else 'no'} require={REQUIRE_SERVICES}"
     )
+
+
+@pytest.fixture(autouse=True)
+def seeded_games(request, monkeypatch):
+    """Every game made during the test (by a factory, a service or a view) takes its seed from
+    the test's node id instead of secrets.token_hex."""
+    from games.models import Game  # Django is set up once the tests run, not when this loads
+
+    forget(request.node.nodeid)
+    field = Game._meta.get_field("seed")
+    monkeypatch.setattr(field, "default", seed_for_test)
+    monkeypatch.setattr(field, "_get_default", seed_for_test)  # the field caches its default
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed and (seeds := seeds_made(item.nodeid)):
+        report.sections.append(
+            ("game seeds (replay: GameState.new(rules, players, seed))", "\n".join(seeds))
+        )
+    return report

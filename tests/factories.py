@@ -1,6 +1,25 @@
+"""Factories for players, games, seats and moves. A game is made through the services (the one
+source of truth for what starting, resigning or finishing does) and seeded from the test's node
+id (tests/seeds.py, through Game.seed's default in tests/conftest.py), so that its deal replays:
+
+    GameFactory()                       an open game, its creator seated, the other seats free
+    GameFactory(started=True)           every free seat taken by a new player, started
+    GameFactory(resigned=True)          started, then the last seat's player resigned
+    GameFactory(finished=True)          started, then ended as completed (every total 0)
+    GameFactory(started=True, players=[alice, bob], seat_count=3, bots="easy", rules=Rules(...))
+    SeatFactory(game=game)              the next free seat, for a new player
+    MoveFactory(game=game)              the seat to move plays its first legal action
+"""
+
 import factory
+from django.db import transaction
+from django.utils import timezone
 
 from accounts.models import User
+from games import services
+from games.engine import GameState, Rules
+from games.locking import lock_game
+from games.models import Game, Move, Seat
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -14,35 +33,125 @@ class UserFactory(factory.django.DjangoModelFactory):
     password = factory.django.Password("correct horse battery")
 
 
+def _start(game: Game, create: bool, extracted, **kwargs) -> None:
+    """Fill the free seats with new players (a game starts full), then start it."""
+    while game.seats.count() < game.seat_count:
+        services.game_join(game_id=game.pk, user=UserFactory(), invite_code=game.invite_code)
+    services.game_start(game_id=game.pk, user=game.created_by)
+    game.refresh_from_db()
+
+
+def _resign(game: Game, create: bool, extracted, **kwargs) -> None:
+    _start(game, create, extracted)
+    last = game.seats.filter(user__is_bot=False).order_by("-index").first()
+    services.game_resign(game_id=game.pk, user=last.user)
+    game.refresh_from_db()
+
+
+def _finish(game: Game, create: bool, extracted, **kwargs) -> None:
+    _start(game, create, extracted)
+    with transaction.atomic():
+        locked = lock_game(game.pk)
+        state = GameState.from_dict(locked.state)
+        services.game_finish(
+            game=locked, state=state, now=timezone.now(), reason=Game.EndReason.COMPLETED
+        )
+        locked.save()
+    game.refresh_from_db()
+
+
+class GameFactory(factory.django.DjangoModelFactory):
+    """A game made by services.game_create (rules, seats and options as its keywords), seated
+    with `players` (new players by default) and `bots`, then taken as far as its trait says."""
+
+    class Meta:
+        model = Game
+        skip_postgeneration_save = True
+
+    class Params:
+        started = factory.Trait(progress=factory.PostGeneration(_start))
+        resigned = factory.Trait(progress=factory.PostGeneration(_resign))
+        finished = factory.Trait(progress=factory.PostGeneration(_finish))
+
+    created_by = factory.SubFactory(UserFactory)
+    rules = factory.LazyFunction(Rules)
+    seat_count = 2
+    time_per_move_days = None
+    is_public = True
+    max_timeouts = 3
+
+    @classmethod
+    def _create(cls, model_class, *, created_by, rules, **options):
+        # Seeded by Game.seed's default, which tests/conftest.py makes seeds.seed_for_test.
+        return services.game_create(creator=created_by, rules=rules, **options)
+
+    @factory.post_generation
+    def players(game, create, extracted, **kwargs):
+        """Seat `players` after the creator (a trait that starts the game fills the rest)."""
+        for user in extracted or ():
+            services.game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
+
+    @factory.post_generation
+    def bots(game, create, extracted, **kwargs):
+        if extracted:
+            services.game_fill_with_bots(game_id=game.pk, user=game.created_by, bot_kind=extracted)
+
+    @factory.post_generation
+    def progress(game, create, extracted, **kwargs):
+        """Overridden by the traits: start, resign or finish the game."""
+
+
+class SeatFactory(factory.django.DjangoModelFactory):
+    """The game's next free seat, taken through services.game_join by a new player."""
+
+    class Meta:
+        model = Seat
+
+    game = factory.SubFactory(GameFactory, seat_count=3)
+    user = factory.SubFactory(UserFactory)
+
+    @classmethod
+    def _create(cls, model_class, *, game, user, **kwargs):
+        return services.game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
+
+
+class MoveFactory(factory.django.DjangoModelFactory):
+    """One move of a started game, played through the services by the seat to move: the first
+    of its legal actions, or the one `choose(actions)` picks."""
+
+    class Meta:
+        model = Move
+
+    game = factory.SubFactory(GameFactory, started=True)
+
+    @classmethod
+    def _create(cls, model_class, *, game, choose=lambda actions: actions[0], **kwargs):
+        game.refresh_from_db()
+        users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+        play_one(game, users, choose)
+        return Move.objects.get(game=game, seq=game.version - 1)
+
+
 def started_game(users, *, rules=None, bots: str | None = None, seat_count=None, **options):
     """A game created by users[0], joined by the others (and bots), then started."""
-    from games import services
-    from games.engine import Rules
-
-    seat_count = seat_count or len(users)
-    game = services.game_create(
-        creator=users[0], rules=rules or Rules(), seat_count=seat_count, **options
+    return GameFactory(
+        created_by=users[0],
+        players=users[1:],
+        rules=rules or Rules(),
+        seat_count=seat_count or len(users),
+        bots=bots,
+        started=True,
+        **options,
     )
-    for user in users[1:]:
-        services.game_join(game_id=game.pk, user=user, invite_code=game.invite_code)
-    if bots:
-        services.game_fill_with_bots(game_id=game.pk, user=users[0], bot_kind=bots)
-    services.game_start(game_id=game.pk, user=users[0])
-    game.refresh_from_db()
-    return game
 
 
 def legal_actions(game):
     """The engine's legal actions for the seat to move (test-side knowledge of the state)."""
-    from games.engine import GameState
-
     return GameState.from_dict(game.state).legal_actions()
 
 
 def play_one(game, users_by_seat, choose=lambda actions: actions[0]):
     """Play one action for the seat to move through the services, as its player would."""
-    from games import services
-
     action = choose(legal_actions(game)).to_dict()
     user = users_by_seat[action["seat"]]
     if action["type"] == "draw":

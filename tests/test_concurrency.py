@@ -5,10 +5,11 @@ import threading
 import pytest
 from django.db import connection
 
-from games import selectors, services
+from games import services
 from games.engine import GameState, Rules
+from games.errors import GameError, StaleVersion
 from games.models import Move
-from games.services import GameError, StaleVersion
+from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
@@ -89,7 +90,7 @@ def test_a_whole_game_of_racing_submissions_loses_and_doubles_nothing():
     assert outcomes["stale"] > 0
     seqs = list(Move.objects.filter(game=game).values_list("seq", flat=True).order_by("seq"))
     assert seqs == list(range(60))
-    assert selectors.replayed_state(game) == GameState.from_dict(game.state)
+    assert replayed_state(game) == GameState.from_dict(game.state)
 
 
 def test_joins_racing_for_the_last_seat_seat_exactly_one():

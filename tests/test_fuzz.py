@@ -7,6 +7,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.deadlines import vacations
 from games.models import Move
 from tests.factories import UserFactory, started_game
 
@@ -75,11 +76,9 @@ def test_ending_someone_elses_or_an_ended_vacation_is_a_4xx_twice_over(client):
 
     from django.utils import timezone
 
-    from games import deadlines
-
     owner, other = UserFactory(), UserFactory()
     today = timezone.now().date()
-    deadlines.vacation_book(user=owner, first_day=today + timedelta(days=3),
+    vacations.vacation_book(user=owner, first_day=today + timedelta(days=3),
                             last_day=today + timedelta(days=4))  # fmt: skip
     vacation_id = str(owner.vacations.get().pk)
     client.force_login(other)

@@ -12,7 +12,7 @@ from games import services
 from games.engine import GameState, Rules, get_bot
 from games.engine.cards import Card
 from games.models import Game, Move
-from games.selectors import card_info
+from games.presentation import card_info
 from tests.factories import UserFactory, started_game
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
@@ -88,6 +88,7 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     return len(hidden)
 
 
+@pytest.mark.slow  # a whole game
 @pytest.mark.parametrize(
     ("rules", "players", "bots"),
     [(Rules(), 2, None), (Rules(jokers=True, redemption=True), 3, "easy")],

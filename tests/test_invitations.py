@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from games import invitations, services
 from games.engine import GameState, Rules
+from games.errors import GameError
 from games.models import Game, Invitation, Notification, Seat
-from games.services import GameError
 from tests.factories import UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db

@@ -2,10 +2,11 @@ import random
 
 import pytest
 
-from games import selectors, services
+from games import services
 from games.engine import GameState, Rules, get_bot
+from games.errors import GameError, StaleVersion
 from games.models import Game, Move, RoundScore, Seat
-from games.services import GameError, StaleVersion
+from games.selectors.history import replayed_state
 from tests.factories import UserFactory, legal_actions, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -74,6 +75,7 @@ def test_a_bot_seated_several_times_is_numbered_2_3_in_order():
     assert [s.user.name for s in other.seats.select_related("user")][2] == "Easy Bot"
 
 
+@pytest.mark.slow  # a whole game
 def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     users = [UserFactory(), UserFactory()]
     game = started_game(users, time_per_move_days=2)
@@ -83,7 +85,7 @@ def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     while game.status == Game.Status.ACTIVE:  # good play, so rounds end by going out
         view = GameState.from_dict(game.state).view(game.to_move_seat)
         play_one(game, by_seat, choose=lambda actions, view=view: bot.choose(view, rng))
-    assert selectors.replayed_state(game) == GameState.from_dict(game.state)
+    assert replayed_state(game) == GameState.from_dict(game.state)
     assert Move.objects.filter(game=game).count() == game.version
     rounds = Rules().round_count
     assert RoundScore.objects.filter(game=game).count() == rounds * 2

@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
 from tests.factories import UserFactory, play_one, started_game
@@ -51,6 +52,7 @@ def test_a_game_ended_by_resignation_shows_as_over_to_the_other_player(client, d
     assert response.context["hand"] is None and not response.context["my_turn"]
 
 
+@pytest.mark.slow  # a whole game
 def test_a_game_played_to_the_end_says_so_without_an_early_end(client, duel):
     game, by_seat = duel
     while game.status == Game.Status.ACTIVE:
@@ -62,11 +64,9 @@ def test_a_game_played_to_the_end_says_so_without_an_early_end(client, duel):
 
 
 def test_a_drop_that_ends_the_game_records_why(duel):
-    from games import deadlines
-
     game, _by_seat = duel
     seat = game.seats.get(index=game.to_move_seat)
-    deadlines._drop(game, seat, now=game.started_at)
+    timeouts.seat_drop(game=game, seat=seat, now=game.started_at)
     game.save()
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.DROPPED
@@ -234,6 +234,7 @@ def test_a_finished_table_says_where_it_ended_and_hides_card_counts(client, duel
     assert "Ended in round 1 of 11" in html and 'class="backs"' not in html
 
 
+@pytest.mark.slow  # a whole game
 def test_the_replay_offers_no_step_before_the_first_or_after_the_last(client, duel):
     game, by_seat = duel
     while game.status == Game.Status.ACTIVE:

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games.engine import GameState, Rules, get_bot
 from games.engine.cards import Card
 from games.models import Game
-from games.selectors import card_info
+from games.presentation import card_info
 from tests.factories import UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -234,6 +234,7 @@ def test_keyboard_lands_where_the_next_move_is(client, duel):
     assert not page.find_all(lambda n: "data-focus" in n.attrs)
 
 
+@pytest.mark.slow  # a whole game
 def test_every_card_in_a_whole_game_is_spoken_and_groups_are_labelled(client, duel):
     game, by_seat = duel
     rng = random.Random(7)

@@ -23,9 +23,11 @@ from django.urls import reverse
 
 from accounts.selectors import preferences_of
 from config.celery import app as celery_app
-from games import selectors, tasks
+from games import tasks
 from games.engine import GameState
 from games.models import Game, Heartbeat, Move, Notification
+from games.notifications import presence
+from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -94,7 +96,7 @@ def assert_log_is_whole(game):
     game = fresh(game)
     seqs = list(Move.objects.filter(game=game).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(game.version))
-    assert selectors.replayed_state(game).to_dict() == game.state
+    assert replayed_state(game).to_dict() == game.state
 
 
 def test_bot_turns_in_a_human_and_bot_game_arrive_through_the_worker(worker, client):
@@ -207,12 +209,12 @@ from config.celery import app
 from games import services
 pause = float(os.environ.get("PAUSE_BEFORE_COMMIT", "0"))
 if pause:
-    after_commit = services._after_commit
-    def slow(game):
+    after_commit = services.game_queue_next
+    def slow(*, game):
         print("MID-TASK", game.version, flush=True)
         time.sleep(pause)
-        after_commit(game)
-    services._after_commit = slow
+        after_commit(game=game)
+    services.game_queue_next = slow
 # The namespaced key: it is the one the app reads (a plain broker_transport_options is shadowed).
 app.conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = {
     "visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"])
@@ -324,10 +326,8 @@ def test_a_your_turn_mail_waits_while_the_player_watches_and_goes_out_once_they_
     from django.db import connections
     from django.test import Client
 
-    from games import notifications
-
     settings.PRESENCE_SECONDS = 2
-    monkeypatch.setattr(notifications, "PRESENCE_TOUCH_SECONDS", 0)
+    monkeypatch.setattr(presence, "PRESENCE_TOUCH_SECONDS", 0)
     human = UserFactory()
     client.force_login(human)
     game = started_game([human], seat_count=2, bots="easy")

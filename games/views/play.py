@@ -1,20 +1,25 @@
-"""Views parse the request, call one service, and render a page or its partial."""
+"""The game's pages and the moves made on them: the dashboard, the lobby, a new game, the waiting
+room and the table (with its poll), moves, history and replay. Each view parses the request,
+calls one service, and renders a page or its partial."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from . import notifications, selectors, services
-from .engine import Rules
-from .forms import GameCreateForm
-from .models import Game
-from .services import GameError
+from .. import services
+from ..engine import Rules
+from ..errors import GameError
+from ..forms import GameCreateForm
+from ..models import Game
+from ..notifications.presence import seat_record_presence
+from ..presentation import rules_summary
+from ..selectors import history, lists, table, viewer
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
@@ -29,32 +34,13 @@ def _count(value: str | None) -> int | None:
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
-    context = selectors.dashboard(request.user, page=request.GET.get("page"))
+    context = lists.dashboard(request.user, page=request.GET.get("page"))
     return render(request, "games/dashboard.html", context)
-
-
-@require_GET
-@never_cache
-def healthz(request):
-    """200 when the database and the broker answer and the worker proved alive lately; 503 (with
-    what failed) otherwise. Always JSON."""
-    database = selectors.database_status()
-    broker = selectors.broker_status()
-    worker = selectors.worker_status() if database["ok"] else {"ok": False, "last_seen": None}
-    ok = database["ok"] and broker["ok"] and worker["ok"]
-    body = {
-        "status": "ok" if ok else "unavailable",
-        "database": database,
-        "broker": broker,
-        "worker": worker,
-        "worker_last_seen": worker["last_seen"],
-    }
-    return JsonResponse(body, status=200 if ok else 503)
 
 
 @login_required
 def lobby(request):
-    return render(request, "games/lobby.html", {"games": selectors.lobby(request.user)})
+    return render(request, "games/lobby.html", {"games": lists.lobby(request.user)})
 
 
 @login_required
@@ -87,12 +73,12 @@ def _invite_of(request, game) -> str | None:
 
 def _require_watchable(request, game, seat) -> None:
     """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
-    if not selectors.can_watch(game, seat, _invite_of(request, game)):
+    if not viewer.can_watch(game, seat, _invite_of(request, game)):
         raise Http404(_("There is no such game."))
 
 
 def _viewable_game(request, game_id):
-    game, seat = selectors.game_for_viewer(game_id, request.user)
+    game, seat = viewer.game_for_viewer(game_id, request.user)
     if game is None:
         raise Http404(_("There is no such game."))
     _require_watchable(request, game, seat)
@@ -119,14 +105,14 @@ def _login_first(request, game_id):
 def _page_context(request, game, seat, error=None):
     context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
-        context.update(selectors.table(game, seat))
+        context.update(table.table(game, seat))
         if context["bot_to_move"]:
             context["poll_seconds"] = BOT_POLL_SECONDS
     else:
         context["seats"] = list(game.seats.select_related("user"))
         context["free_seats"] = range(game.seat_count - len(context["seats"]))
-        context["rules_summary"] = selectors.rules_summary(Rules.from_dict(game.rules))
-        context["invitations"] = selectors.invitations_sent(game, seat)
+        context["rules_summary"] = rules_summary(Rules.from_dict(game.rules))
+        context["invitations"] = lists.invitations_sent(game, seat)
         context["invite_url"] = request.build_absolute_uri(
             reverse("invite", kwargs={"code": game.invite_code})
         )
@@ -141,7 +127,7 @@ def _render_game(request, game, seat, *, status=200, error=None):
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version)
-        notifications.seat_record_presence(seat=seat)
+        seat_record_presence(seat=seat)
     return response
 
 
@@ -157,18 +143,18 @@ def game_table(request, game_id):
     """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
     if _login_first(request, game_id):  # the session ended while the table was open
         return _to_login(request, reverse("game", kwargs={"game_id": game_id}))
-    game, seat = selectors.game_for_poll(game_id, request.user)
+    game, seat = viewer.game_for_poll(game_id, request.user)
     unchanged = game is not None and _count(request.GET.get("v")) == game.version
     if unchanged and game.status == Game.Status.ACTIVE:
         _require_watchable(request, game, seat)
         if seat is not None:
-            notifications.seat_record_presence(seat=seat)  # it polls only while visible
+            seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
     game, seat = _viewable_game(request, game_id)
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
-        notifications.seat_record_presence(seat=seat)
+        seat_record_presence(seat=seat)
     return render(request, "games/game.html#table", _page_context(request, game, seat))
 
 
@@ -196,12 +182,12 @@ def _act(request, game_id, service, **kwargs):
     try:
         service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
-        game, seat = selectors.game_for_viewer(game_id, request.user)
-        if game is None or not selectors.can_watch(game, seat, _invite_of(request, game)):
+        game, seat = viewer.game_for_viewer(game_id, request.user)
+        if game is None or not viewer.can_watch(game, seat, _invite_of(request, game)):
             return _render_error(request, error.message, status=error.status)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
-        game, seat = selectors.game_for_viewer(game_id, request.user)
+        game, seat = viewer.game_for_viewer(game_id, request.user)
         return _render_game(request, game, seat)
     return redirect("game", game_id=game_id)
 
@@ -284,7 +270,7 @@ def game_history(request, game_id):
     return render(
         request,
         "games/history.html",
-        {"game": game, "moves": selectors.history(game, seat), "me": seat},
+        {"game": game, "moves": history.history(game, seat), "me": seat},
     )
 
 
@@ -300,6 +286,6 @@ def game_replay(request, game_id):
             status=403,
         )
     step = _count(request.GET.get("step")) or 0
-    context = {"game": game, **selectors.replay_step(game, step)}
+    context = {"game": game, **history.replay_step(game, step)}
     template = "games/replay.html#board" if request.htmx else "games/replay.html"
     return render(request, template, context)

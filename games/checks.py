@@ -1,0 +1,30 @@
+"""Checks a write makes on a game it has locked: who the player is at it, whether it is still
+open, whether they created it. Each raises GameError with the reason for the player."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+
+from .errors import GameError
+from .models import Game, Seat
+
+
+def seat_of(game: Game, user: User) -> Seat:
+    """The player's seat at this game; 403 if they have none."""
+    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+    if seat is None:
+        raise GameError(_("You have no seat at this game."), status=403)
+    return seat
+
+
+def require_open(game: Game) -> None:
+    """The game is still waiting for players (not started, ended or cancelled)."""
+    if game.status != Game.Status.OPEN:
+        raise GameError(_("This game has already started or ended."), status=409)
+
+
+def require_creator(game: Game, user: User) -> None:
+    if game.created_by_id != user.pk:
+        raise GameError(_("Only the game's creator can do that."), status=403)

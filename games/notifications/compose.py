@@ -1,0 +1,217 @@
+"""Composing a mail: the context each kind needs (the table as its player sees it, the ranking,
+the games waiting), rendered from templates/emails/ into plain text and HTML with the unsubscribe
+headers."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import User
+from accounts.validators import one_line
+
+from ..engine import GameState, Rules
+from ..engine.state import redact_record
+from ..models import Game, Move, Notification, Seat
+from ..presentation import (
+    card_info,
+    cards_info,
+    describe_move,
+    rank_plural,
+    ranking,
+    rules_summary,
+    scoresheet,
+    sort_hand,
+)
+from ..selectors.lists import games_waiting_on
+from .policy import TOPIC_OF_KIND, topic_label
+from .tokens import unsubscribe_token
+
+
+def absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def compose(row: Notification) -> EmailMultiAlternatives:
+    context = CONTEXT_BUILDERS[row.kind](row)
+    return build_message(row.kind, context, to=row.user.email)
+
+
+def render_email(kind: str, context: dict) -> tuple[str, str, str]:
+    """(subject, plain text, HTML) from templates/emails/<kind>.txt and .html."""
+    with translation.override(settings.LANGUAGE_CODE):
+        context = {**context, "kind": kind}
+        text = render_to_string(f"emails/{kind}.txt", context)
+        html = render_to_string(f"emails/{kind}.html", context)
+    return context["subject"], text, html
+
+
+def build_message(kind: str, context: dict, *, to: str) -> EmailMultiAlternatives:
+    subject, text, html = render_email(kind, context)
+    message = EmailMultiAlternatives(
+        subject=one_line(subject),  # a header: a line break in a name would make it unsendable
+        body=text,
+        to=[to],
+        headers={
+            # RFC 8058: mail clients show an unsubscribe button that POSTs here.
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def base_context(user: User, kind: str) -> dict:
+    topic = TOPIC_OF_KIND[kind]
+    token = unsubscribe_token(user, topic)
+    return {
+        "name": user.name,
+        "site_url": settings.SITE_URL,
+        "unsubscribe_url": absolute(reverse("unsubscribe", kwargs={"token": token})),
+        "preferences_url": absolute(reverse("notification_preferences")),
+        "topic": topic_label(topic),
+    }
+
+
+def game_url(game: Game) -> str:
+    return absolute(reverse("game", kwargs={"game_id": game.pk}))
+
+
+def _table_summary(game: Game, seat: Seat) -> dict:
+    """The table as this seat sees it (its PlayerView only), for 'your turn' and reminders."""
+    view = GameState.from_dict(game.state).view(seat.index)
+    seats = list(game.seats.select_related("user").order_by("index"))
+    names = [s.user.name for s in seats]
+    wild = view.wild_rank
+    moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=seat.index)
+    since = [
+        describe_move(redact_record(move.record, seat.index), names)
+        for move in moves.order_by("seq")[:30]
+    ]
+    return {
+        "game_number": game.pk,
+        "round": view.round_index + 1,
+        "rounds": view.round_count,
+        "wild": rank_plural(wild),
+        "hand": cards_info(sort_hand(view.hand or (), seat, wild), wild),
+        "top_discard": card_info(view.top_discard, wild) if view.top_discard else None,
+        "players": [
+            {
+                "name": names[i],
+                "cards": view.card_counts[i],
+                "total": view.totals[i],
+                "is_me": i == seat.index,
+                "autopilot": s.autopilot,
+                "dropped": s.dropped,
+            }
+            for i, s in enumerate(seats)
+        ],
+        "since": since,
+        "deadline": game.deadline,
+        "play_url": game_url(game),
+    }
+
+
+def _your_turn_context(row: Notification) -> dict:
+    seat = row.game.seats.get(user=row.user)
+    return {
+        **base_context(row.user, row.kind),
+        **_table_summary(row.game, seat),
+        "subject": _("Your turn in game #%(n)d") % {"n": row.game.pk},
+    }
+
+
+def _reminder_context(row: Notification) -> dict:
+    seat = row.game.seats.get(user=row.user)
+    left = timeuntil(row.game.deadline).replace("\xa0", " ")
+    return {
+        **base_context(row.user, row.kind),
+        **_table_summary(row.game, seat),
+        "percent": row.threshold,
+        "time_left": left,
+        "subject": _("Reminder: %(left)s left for your move in game #%(n)d")
+        % {"left": left, "n": row.game.pk},
+    }
+
+
+def _invitation_context(row: Notification) -> dict:
+    game = row.game
+    host = game.created_by.name
+    return {
+        **base_context(row.user, row.kind),
+        "host": host,
+        "game_number": game.pk,
+        "players": [s.user.name for s in game.seats.select_related("user")],
+        "seat_count": game.seat_count,
+        "time_per_move_days": game.time_per_move_days,
+        "rules": rules_summary(Rules.from_dict(game.rules)),
+        "join_url": absolute(reverse("invite", kwargs={"code": game.invite_code})),
+        "subject": _("%(host)s invites you to a game of Three Thirteen") % {"host": host},
+    }
+
+
+def _game_over_context(row: Notification) -> dict:
+    game = row.game
+    seats = list(game.seats.select_related("user").order_by("index"))
+    view = GameState.from_dict(game.state).view(None)
+    ranked = ranking(game, seats)
+    for entry, seat in zip(
+        ranked, sorted(seats, key=lambda s: (s.final_rank or 99, s.index)), strict=True
+    ):
+        entry["dropped"] = seat.dropped
+    mine = next(s for s in seats if s.user_id == row.user_id)
+    winners = [r["name"] for r in ranked if r["winner"]]
+    return {
+        **base_context(row.user, row.kind),
+        "game_number": game.pk,
+        "ranking": ranked,
+        "my_rank": mine.final_rank,
+        "my_total": mine.final_total,
+        "names": [s.user.name for s in seats],
+        "scoresheet": scoresheet(view),
+        "game_url": game_url(game),
+        "replay_url": absolute(reverse("game_replay", kwargs={"game_id": game.pk})),
+        "subject": _("Game #%(n)d is over: %(winners)s won")
+        % {"n": game.pk, "winners": " & ".join(winners)},
+    }
+
+
+def _digest_context(row: Notification) -> dict:
+    seats = games_waiting_on(row.user).select_related("game").order_by("game__deadline", "pk")
+    games = []
+    for seat in seats:
+        others = seat.game.seats.exclude(pk=seat.pk).select_related("user")
+        games.append(
+            {
+                "game_number": seat.game.pk,
+                "opponents": [s.user.name for s in others],
+                "deadline": seat.game.deadline,
+                "play_url": game_url(seat.game),
+            }
+        )
+    count = len(games)
+    return {
+        **base_context(row.user, row.kind),
+        "games": games,
+        "subject": ngettext(
+            "%(n)d game is waiting for your move", "%(n)d games are waiting for your move", count
+        )
+        % {"n": count},
+    }
+
+
+CONTEXT_BUILDERS = {
+    Notification.Kind.YOUR_TURN: _your_turn_context,
+    Notification.Kind.REMINDER: _reminder_context,
+    Notification.Kind.INVITATION: _invitation_context,
+    Notification.Kind.GAME_OVER: _game_over_context,
+    Notification.Kind.DIGEST: _digest_context,
+}

@@ -1,0 +1,181 @@
+"""The outbox: each mail is recorded as a Notification row in the transaction that causes it
+(once: its unique constraint), sent after the commit by games.tasks.send_notification, marked
+sent, skipped or failed, postponed while it waits, and queued again by the sweep when its task
+was lost."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.utils import timezone
+
+from accounts.models import Preferences, User
+
+from ..models import Game, Notification, Seat
+from ..oncommit import enqueue_now, enqueue_on_commit
+from ..selectors.lists import games_waiting_on
+from ..selectors.pauses import on_vacation
+from .compose import compose
+from .policy import no_longer_wanted, unwanted_reason, wait_while_watching
+
+# A pending mail whose task is this much overdue was lost (a worker killed holding it, a broker
+# outage): the sweep (every 30 s) queues it again. `Notification.enqueued_at` is when its task is
+# due; a wait (presence, a retry's backoff) moves it on.
+REQUEUE_AFTER = timedelta(minutes=1)
+
+
+def notification_queue(
+    *,
+    user: User,
+    kind: str,
+    game: Game | None = None,
+    turn: int = 0,
+    threshold: int = 0,
+    day=None,
+    countdown: float = 0,
+    record_unwanted: bool = False,
+) -> Notification | None:
+    """Record a mail, once, and send it after the commit. None if it was recorded before, or if
+    the player does not want it (then recorded as skipped only with `record_unwanted`)."""
+    reason = unwanted_reason(user, kind)
+    if reason and not record_unwanted:
+        return None
+    row, created = Notification.objects.get_or_create(
+        user=user,
+        kind=kind,
+        game=game,
+        turn=turn,
+        threshold=threshold,
+        day=day,
+        defaults={
+            "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
+            "reason": reason,
+            "enqueued_at": timezone.now() + timedelta(seconds=countdown),
+        },
+    )
+    if not created:
+        return None
+    if row.status == Notification.Status.PENDING:
+        send_after_commit(row.pk, countdown)
+    return row
+
+
+def notification_record_skipped(
+    *, user: User, kind: str, game: Game, turn: int, threshold: int, reason: str
+) -> None:
+    Notification.objects.get_or_create(
+        user=user,
+        kind=kind,
+        game=game,
+        turn=turn,
+        threshold=threshold,
+        defaults={"status": Notification.Status.SKIPPED, "reason": reason},
+    )
+
+
+def send_after_commit(notification_id: int, countdown: float = 0) -> None:
+    enqueue_on_commit("games.tasks.send_notification", (notification_id,), countdown=countdown)
+
+
+def your_turn_queue(*, game: Game, seat: Seat) -> None:
+    """A person's turn has begun (called in the move's transaction)."""
+    if seat.user.is_bot:
+        return
+    notification_queue(
+        user=seat.user,
+        kind=Notification.Kind.YOUR_TURN,
+        game=game,
+        turn=game.turn_version,
+        countdown=settings.YOUR_TURN_MAIL_DELAY_SECONDS,
+    )
+
+
+def game_over_queue(*, game: Game) -> None:
+    """The game has ended (called in its transaction): a summary to every person at it."""
+    for seat in game.seats.select_related("user"):
+        if not seat.user.is_bot:
+            notification_queue(user=seat.user, kind=Notification.Kind.GAME_OVER, game=game)
+
+
+def digests_queue(*, now: datetime | None = None) -> int:
+    """From DIGEST_HOUR (UTC) on, one digest a day to each player who chose it and has a game
+    waiting on them; a later run the same day finds them sent. Returns how many were queued."""
+    now = now or timezone.now()
+    if now.astimezone(UTC).hour < settings.DIGEST_HOUR:
+        return 0
+    today = now.astimezone(UTC).date()
+    users = (
+        User.objects.filter(
+            preferences__turn_mail=Preferences.TurnMail.DIGEST, is_bot=False, is_active=True
+        )
+        .exclude(email="")
+        .filter(Exists(games_waiting_on(OuterRef("pk"))))
+    )
+    sent_today = Notification.objects.filter(
+        user=OuterRef("pk"), kind=Notification.Kind.DIGEST, day=today
+    )
+    users = users.exclude(Exists(sent_today))
+    queued = 0
+    for user in users:
+        if on_vacation(user.pk, now):
+            continue
+        with transaction.atomic():
+            queued += (
+                notification_queue(user=user, kind=Notification.Kind.DIGEST, day=today) is not None
+            )
+    return queued
+
+
+def notifications_requeue_stale(*, now: datetime) -> int:
+    """Pending mail whose task never ran (lost on a broker outage): queue it again."""
+    stale = Notification.objects.filter(
+        status=Notification.Status.PENDING, enqueued_at__lte=now - REQUEUE_AFTER
+    )
+    ids = list(stale.values_list("pk", flat=True)[:500])
+    if ids:
+        Notification.objects.filter(pk__in=ids).update(enqueued_at=now)
+        for notification_id in ids:
+            enqueue_now("games.tasks.send_notification", (notification_id,))
+    return len(ids)
+
+
+def notification_send(*, notification_id: int, now: datetime | None = None) -> str:
+    """Send one recorded mail unless it is done or no longer wanted; returns what happened. A mail
+    error propagates (the row stays pending) so that the task retries."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = Notification.objects.select_for_update().filter(pk=notification_id).first()
+        if row is None or row.status != Notification.Status.PENDING:
+            return "done"
+        reason = unwanted_reason(row.user, row.kind) or no_longer_wanted(row, now)
+        if reason:
+            row.status, row.reason = Notification.Status.SKIPPED, reason
+            row.save(update_fields=["status", "reason"])
+            return reason
+        wait = wait_while_watching(row, now)
+        if wait is not None:  # still pending: the same row is checked again later
+            row.reason, row.enqueued_at = "watching", now + timedelta(seconds=wait)
+            row.save(update_fields=["reason", "enqueued_at"])
+            send_after_commit(row.pk, wait)
+            return "watching"
+        compose(row).send()
+        row.status, row.sent_at, row.reason = Notification.Status.SENT, timezone.now(), ""
+        row.save(update_fields=["status", "sent_at", "reason"])
+        return "sent"
+
+
+def notification_postpone(*, notification_id: int, seconds: float) -> None:
+    """Its task will run again in `seconds` (a retry's backoff): the sweep leaves it until then."""
+    due = timezone.now() + timedelta(seconds=seconds)
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.PENDING).update(
+        enqueued_at=due
+    )
+
+
+def notification_mark_failed(*, notification_id: int, reason: str) -> None:
+    Notification.objects.filter(pk=notification_id, status=Notification.Status.PENDING).update(
+        status=Notification.Status.FAILED, reason=reason[:40]
+    )

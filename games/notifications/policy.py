@@ -1,0 +1,121 @@
+"""The sending policy: which mail a player wants (their preferences, an address), whether a
+recorded mail is still wanted when its task runs, how long a 'your turn' mail waits while its
+player is at the table, and how long a failed send waits before it is tried again."""
+
+from __future__ import annotations
+
+import random
+import smtplib
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from accounts.models import Preferences, User
+from accounts.selectors import preferences_of
+
+from ..models import Game, Invitation, Notification, Seat
+from ..selectors.lists import games_waiting_on
+from ..selectors.pauses import on_vacation
+from .presence import is_watching
+
+# Errors worth trying again later: the mail server is down, slow or refusing for now.
+MAIL_ERRORS = (smtplib.SMTPException, OSError)
+
+
+# Which preference each kind of mail answers to (and its unsubscribe link turns off).
+TOPIC_OF_KIND = {
+    Notification.Kind.YOUR_TURN: "turn_mail",
+    Notification.Kind.DIGEST: "turn_mail",
+    Notification.Kind.REMINDER: "reminders",
+    Notification.Kind.INVITATION: "invitations",
+    Notification.Kind.GAME_OVER: "game_over",
+}
+
+
+# A 'your turn' mail to a player at the table waits until they leave; while they stay, it is
+# checked again at most this far apart (a task every few minutes, never a loop).
+WATCHING_RECHECK_MAX = timedelta(minutes=5)
+
+
+def topic_label(topic: str) -> str:
+    return {
+        "turn_mail": _("emails about your turns"),
+        "reminders": _("deadline reminders"),
+        "invitations": _("invitations to games"),
+        "game_over": _("game-over summaries"),
+    }[topic]
+
+
+def wants(preferences: Preferences, kind: str) -> bool:
+    if kind == Notification.Kind.YOUR_TURN:
+        return preferences.turn_mail == Preferences.TurnMail.EACH
+    if kind == Notification.Kind.DIGEST:
+        return preferences.turn_mail == Preferences.TurnMail.DIGEST
+    return bool(getattr(preferences, TOPIC_OF_KIND[kind]))
+
+
+def unwanted_reason(user: User, kind: str) -> str:
+    """Why this player gets no mail of this kind ('' if they do)."""
+    if user.is_bot or not user.is_active or not user.email:
+        return "no_address"
+    if not wants(preferences_of(user), kind):
+        return "preference"
+    return ""
+
+
+def no_longer_wanted(row: Notification, now: datetime) -> str:
+    game, user = row.game, row.user
+    if row.kind in (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER):
+        seat = game.seats.filter(user=user).first()
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.turn_version != row.turn
+            or seat is None
+            or seat.index != game.to_move_seat
+            or seat.autopilot
+            or seat.resigned
+        ):
+            return "moved_on"
+        if on_vacation(user.pk, now):
+            return "vacation"
+        if row.kind == Notification.Kind.REMINDER and (
+            game.deadline is None or game.deadline <= now
+        ):
+            return "too_late"
+    if row.kind == Notification.Kind.INVITATION and (
+        game.status != Game.Status.OPEN or game.seats.filter(user=user).exists()
+    ):
+        return "moved_on"
+    if (
+        row.kind == Notification.Kind.INVITATION
+        and not game.invitations.filter(invitee=user, status=Invitation.Status.PENDING).exists()
+    ):
+        return "declined"
+    if row.kind == Notification.Kind.DIGEST and not games_waiting_on(user).exists():
+        return "nothing_waiting"
+    return ""
+
+
+def wait_while_watching(row: Notification, now: datetime) -> float | None:
+    """Seconds a 'your turn' mail waits because its player has the table open (None: send it)."""
+    if row.kind != Notification.Kind.YOUR_TURN or preferences_of(row.user).turn_mail_while_watching:
+        return None
+    seat = row.game.seats.get(user=row.user)
+    if not is_watching(seat, now):
+        return None
+    return watching_recheck_delay(seat=seat, since=row.created_at, now=now)
+
+
+def watching_recheck_delay(*, seat: Seat, since: datetime, now: datetime) -> float:
+    """When to look again: once the presence window has passed, and, while the player stays at
+    the table, less and less often (the time waited so far, up to WATCHING_RECHECK_MAX)."""
+    window_ends = seat.last_seen_at + timedelta(seconds=settings.PRESENCE_SECONDS)
+    until_gone = (window_ends - now).total_seconds() + 1
+    waited = min((now - since).total_seconds(), WATCHING_RECHECK_MAX.total_seconds())
+    return max(until_gone, waited, 1.0)
+
+
+def retry_delay(retries: int) -> float:
+    """Exponential backoff with jitter: about 30 s, 1 min, 2 min … up to an hour."""
+    return min(30 * 2**retries, 3600) * random.uniform(0.8, 1.2)

@@ -1,0 +1,173 @@
+"""How cards, moves and results are put into words and marks, for pages and mails alike: no
+queries here, only what a caller passes in (a viewer's cards, a record already filtered for them,
+the seats it loaded)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from .engine import Rules
+from .engine.cards import Card
+from .models import Game, Seat
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
+SUIT_NAMES = {
+    "S": gettext_noop("spades"),
+    "H": gettext_noop("hearts"),
+    "D": gettext_noop("diamonds"),
+    "C": gettext_noop("clubs"),
+}
+RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+RANK_WORDS = {
+    1: gettext_noop("ace"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
+    13: gettext_noop("king"),
+}  # fmt: skip
+RANK_PLURALS = {
+    1: gettext_noop("Aces"), 2: gettext_noop("2s"), 3: gettext_noop("3s"), 4: gettext_noop("4s"),
+    5: gettext_noop("5s"), 6: gettext_noop("6s"), 7: gettext_noop("7s"), 8: gettext_noop("8s"),
+    9: gettext_noop("9s"), 10: gettext_noop("10s"), 11: gettext_noop("Jacks"),
+    12: gettext_noop("Queens"), 13: gettext_noop("Kings"),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    token: str
+    rank: str
+    suit: str
+    symbol: str
+    red: bool
+    wild: bool
+    label: str  # "7♥"
+    name: str  # "7 of hearts, wild": the card in words, as a screen reader speaks it
+
+
+def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
+    if card.is_joker:
+        return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker, wild"))
+    rank = RANK_NAMES.get(card.rank, str(card.rank))
+    symbol = SUIT_SYMBOLS[card.suit]
+    spoken_rank = _(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else rank
+    name = _("%(rank)s of %(suit)s") % {"rank": spoken_rank, "suit": _(SUIT_NAMES[card.suit])}
+    wild = card.rank == wild_rank
+    return CardInfo(
+        token=card.token,
+        rank=rank,
+        suit=card.suit,
+        symbol=symbol,
+        red=card.suit in "HD",
+        wild=wild,
+        label=f"{rank}{symbol}",
+        name=_("%(card)s, wild") % {"card": name} if wild else name,
+    )
+
+
+def cards_info(cards, wild_rank=None) -> list[CardInfo]:
+    return [card_info(card, wild_rank) for card in cards]
+
+
+def rank_plural(rank: int) -> str:
+    return _(RANK_PLURALS[rank])
+
+
+def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
+    """The player's order: by suit, by rank, or their own (new cards at the end). Wilds last."""
+    mode = seat.hand_sort if seat else "suit"
+    if mode == "manual" and seat is not None:
+        position = {token: i for i, token in enumerate(seat.hand_order)}
+        return sorted(hand, key=lambda c: position.get(c.token, len(position)))
+
+    def key(card: Card):
+        wild = card.is_joker or card.rank == wild_rank
+        suit = "SHCDJ".index(card.suit)
+        return (wild, suit, card.rank) if mode == "suit" else (wild, card.rank, suit)
+
+    return sorted(hand, key=key)
+
+
+def round_wild_rank(rules: Rules, round_index: int) -> int:
+    return rules.wild_rank_for(rules.hand_sizes[round_index])
+
+
+def describe_move(record: dict, names: list[str], wild_rank: int | None = None) -> str:
+    """One line of history, from a record already filtered for its viewer (public_for). Cards
+    are named in words ("the 7 of hearts, wild"), so the line reads the same aloud."""
+    who = names[record["seat"]]
+    card = record["card"]
+    named = _sentence_name(Card.from_token(card), wild_rank) if card else None
+    if record["type"] == "draw":
+        if record["source"] == "discard":
+            return _("%(who)s took the %(card)s from the discard pile") % {
+                "who": who,
+                "card": named,
+            }
+        if named:
+            return _("%(who)s drew the %(card)s from the stock") % {"who": who, "card": named}
+        return _("%(who)s drew from the stock") % {"who": who}
+    if record["type"] == "go_out":
+        return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": named}
+    return _("%(who)s discarded the %(card)s") % {"who": who, "card": named}
+
+
+def _sentence_name(card: Card, wild_rank: int | None) -> str:
+    """A card's name inside a sentence: "the queen of hearts (wild) from the pile"."""
+    if card.is_joker:
+        return _("joker")
+    name = card_info(card, None).name
+    return _("%(card)s (wild)") % {"card": name} if card.rank == wild_rank else name
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    """The switches that differ from the defaults, in words."""
+    words = []
+    if rules.rounds == "extended":
+        words.append(_("Extended: 13 rounds, aces then 2s wild"))
+    if rules.rounds == "up_and_down":
+        words.append(_("Up and down: 22 rounds"))
+    if rules.aces_high:
+        words.append(_("Aces high or low"))
+    if rules.face_cards_by_rank:
+        words.append(_("J Q K cost 11 12 13"))
+    if rules.wild_penalty:
+        words.append(_("Left-over wilds cost %(n)s") % {"n": rules.wild_penalty})
+    if rules.max_wilds_per_meld == 1:
+        words.append(_("One wild per meld"))
+    if rules.all_wild_melds:
+        words.append(_("All-wild melds"))
+    if rules.jokers:
+        words.append(_("Jokers"))
+    if rules.double_face_rounds:
+        words.append(_("Double face rounds"))
+    if rules.redemption:
+        words.append(_("Redemption"))
+    return words or [_("Standard rules")]
+
+
+def scoresheet(view) -> dict:
+    rows = []
+    running = [0] * view.players
+    for result in view.round_results:
+        running = [a + b for a, b in zip(running, result.penalties, strict=True)]
+        rows.append(
+            {
+                "number": result.round_index + 1,
+                "wild": rank_plural(result.wild_rank),
+                "cells": [
+                    {"penalty": p, "out": result.went_out == i, "total": running[i]}
+                    for i, p in enumerate(result.penalties)
+                ],
+            }
+        )
+    return {"rows": rows, "totals": list(view.totals)}
+
+
+def ranking(game: Game, seats: list[Seat]) -> list[dict]:
+    ordered = sorted(seats, key=lambda s: (s.final_rank or 99, s.index))
+    return [
+        {"rank": s.final_rank, "name": s.user.name, "total": s.final_total, "resigned": s.resigned,
+         "dropped": s.dropped, "winner": s.final_rank == 1}
+        for s in ordered
+    ]  # fmt: skip

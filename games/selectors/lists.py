@@ -1,0 +1,176 @@
+"""Reads for the lists: the dashboard, the lobby, a host's invitations, the games waiting on a
+player. Rows read columns, never a game's state (convention 16), in a fixed number of queries."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.core.paginator import Paginator
+from django.db.models import F, Sum
+
+from accounts.models import User
+
+from ..engine import Rules
+from ..models import Game, Invitation, RoundScore, Seat
+
+FINISHED_PER_PAGE = 20
+# What a dashboard row reads: columns only, never the state (convention 16).
+_ROW_GAME_FIELDS = (
+    "status", "rules", "seat_count", "to_move_seat", "round_index", "deadline",
+    "turn_started_at", "started_at", "finished_at", "created_by_id",
+)  # fmt: skip
+_ROW_SEAT_FIELDS = (
+    "id", "index", "game_id", "resigned", "autopilot", "final_rank", "final_total", "finished_at",
+)  # fmt: skip
+
+
+def _my_seats(user: User):
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .only(*_ROW_SEAT_FIELDS, *(f"game__{field}" for field in _ROW_GAME_FIELDS))
+    )
+
+
+def dashboard(user: User, page: str | None = None) -> dict:
+    """The player's games in a fixed number of queries however many there are: the games under
+    way and waiting to start, one page of finished games, the invitations waiting on an answer,
+    the other players' names, and the scores so far (summed from the rounds played)."""
+    # Both through the seat's (user, finished_at) index: a long history costs nothing here.
+    under_way = [Game.Status.ACTIVE, Game.Status.OPEN]
+    current = list(_my_seats(user).filter(finished_at__isnull=True, game__status__in=under_way))
+    finished = Paginator(
+        _my_seats(user).filter(finished_at__isnull=False).order_by("-finished_at", "-game_id"),
+        FINISHED_PER_PAGE,
+    ).get_page(page)
+    invitations = list(
+        Invitation.objects.filter(
+            invitee=user, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
+        )
+        .exclude(game__seats__user=user)
+        .select_related("game", "invited_by")
+        .only(
+            "id", "game_id", "invited_by__username", "invited_by__display_name",
+            *(f"game__{field}" for field in _ROW_GAME_FIELDS),
+            "game__time_per_move_days",
+        )
+        .order_by("-created_at")
+    )  # fmt: skip
+    seats = [*current, *finished.object_list]
+    players = _players_by_game({s.game_id for s in seats} | {i.game_id for i in invitations})
+    active_ids = [s.game_id for s in current if s.game.status == Game.Status.ACTIVE]
+    totals = _totals_by_game(active_ids)
+    rows = {s.pk: _row(s, players[s.game_id], totals.get(s.game_id)) for s in seats}
+    active = [rows[s.pk] for s in current if s.game.status == Game.Status.ACTIVE]
+    my_turn = [r for r in active if r["my_turn"]]
+    my_turn.sort(key=lambda r: (r["game"].deadline is None, r["game"].deadline or r["game"].pk))
+    waiting = [r for r in active if not r["my_turn"]]
+    waiting.sort(key=lambda r: r["game"].turn_started_at or r["game"].started_at, reverse=True)
+    return {
+        "my_turn": my_turn,
+        "waiting": waiting,
+        "open_games": [rows[s.pk] for s in current if s.game.status == Game.Status.OPEN],
+        "invitations": [
+            {"invitation": i, "game": i.game, "players": [p.user.name for p in players[i.game_id]]}
+            for i in invitations
+        ],
+        "finished": [rows[s.pk] for s in finished.object_list],
+        "finished_page": finished,
+        "no_email": not user.email,
+    }
+
+
+def _players_by_game(game_ids) -> dict[int, list[Seat]]:
+    """Every seat of these games with its player's name, in one query."""
+    players = defaultdict(list)
+    seats = (
+        Seat.objects.filter(game_id__in=game_ids)
+        .select_related("user")
+        .only("game_id", "index", "user__username", "user__display_name", "user__is_bot")
+        .order_by("game_id", "index")
+    )
+    for seat in seats:
+        players[seat.game_id].append(seat)
+    return players
+
+
+def _totals_by_game(game_ids) -> dict[int, dict[int, int]]:
+    """Each seat's total so far, by game: the sum of its round penalties, in one query."""
+    totals = defaultdict(dict)
+    rows = (
+        RoundScore.objects.filter(game_id__in=game_ids)
+        .values_list("game_id", "seat")
+        .annotate(total=Sum("penalty"))
+        .order_by()
+    )
+    for game_id, seat, total in rows:
+        totals[game_id][seat] = total
+    return totals
+
+
+def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict:
+    game = seat.game
+    if game.status == Game.Status.FINISHED:
+        place, score = seat.final_rank, seat.final_total
+    elif game.status == Game.Status.ACTIVE:
+        totals = {p.index: (totals or {}).get(p.index, 0) for p in players}
+        score = totals[seat.index]
+        place = 1 + sum(total < score for total in totals.values())
+    else:
+        place = score = None
+    return {
+        "game": game,
+        "seat": seat,
+        "opponents": [p.user.name for p in players if p.index != seat.index],
+        "players": [p.user.name for p in players],
+        "free_seats": game.seat_count - len(players),
+        "round": game.round_index + 1,
+        "rounds": Rules.from_dict(game.rules).round_count,
+        "place": place,
+        "score": score,
+        "my_turn": game.status == Game.Status.ACTIVE
+        and game.to_move_seat == seat.index
+        and not seat.resigned,
+    }
+
+
+def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
+    """For the host: each name they invited and its answer (nothing says whether a name is a
+    player here until that player answers). Empty for anyone else."""
+    if seat is None or seat.user_id != game.created_by_id:
+        return []
+    seated = set(game.seats.values_list("user_id", flat=True))
+    rows = []
+    for invitation in game.invitations.only("invited_as", "status", "invitee_id"):
+        status = invitation.status
+        if invitation.invitee_id is not None and invitation.invitee_id in seated:
+            status = Invitation.Status.ACCEPTED
+        rows.append(
+            {
+                "name": invitation.invited_as,
+                "status": status,
+                "label": Invitation.Status(status).label,
+            }
+        )
+    return rows
+
+
+def lobby(user: User) -> list[Game]:
+    games = (
+        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+        .prefetch_related("seats__user")
+        .select_related("created_by")
+        .order_by("-created_at")[:50]
+    )
+    return [g for g in games if len(g.seats.all()) < g.seat_count]
+
+
+def games_waiting_on(user):
+    """The player's seats whose game waits on their move."""
+    return Seat.objects.filter(
+        user=user,
+        game__status=Game.Status.ACTIVE,
+        game__to_move_seat=F("index"),
+        autopilot=False,
+        resigned=False,
+    )

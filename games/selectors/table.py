@@ -1,0 +1,162 @@
+"""The table as one seat (or a spectator) sees it, built from the engine's PlayerView alone, so a
+card the viewer may not see never reaches a template."""
+
+from __future__ import annotations
+
+from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
+from ..engine.cards import Card
+from ..engine.state import redact_record
+from ..models import Game, Move, Seat
+from ..presentation import (
+    card_info,
+    cards_info,
+    describe_move,
+    rank_plural,
+    ranking,
+    round_wild_rank,
+    rules_summary,
+    scoresheet,
+    sort_hand,
+)
+
+
+def table(game: Game, seat: Seat | None) -> dict:
+    """Everything the table shows `seat` (None: a spectator), from its PlayerView alone. Whether
+    the game is over is the game row's word (a resignation ends it mid-round), never the view's."""
+    over = game.status == Game.Status.FINISHED
+    state = GameState.from_dict(game.state)
+    index = seat.index if seat else None
+    view = state.view(index)
+    del state  # from here on, only the view
+    seats = list(game.seats.select_related("user").order_by("index"))
+    names = [s.user.name for s in seats]
+    wild = view.wild_rank
+    to_move = None if over else view.to_move
+    players = []
+    for s in seats:
+        players.append(
+            {
+                "seat": s,
+                "name": s.user.name,
+                "is_me": s.index == index,
+                "is_bot": s.user.is_bot,
+                "cards": view.card_counts[s.index],
+                "total": view.totals[s.index],
+                "to_move": to_move == s.index,
+                "dealer": view.dealer == s.index,
+                "went_out": view.went_out == s.index,
+                "melds": [cards_info(meld, wild) for meld in view.shown_melds[s.index]],
+            }
+        )
+    hand = go_out = hint = None
+    can_draw = {"stock": False, "discard": False}
+    my_turn = view.my_turn and not over and not (seat and seat.resigned)
+    if view.hand is not None and not over:
+        ordered = sort_hand(view.hand, seat, wild)
+        legal = view.legal_actions if my_turn else ()
+        sources = {a.source for a in legal if isinstance(a, Draw)}
+        can_draw = {source: source in sources for source in ("stock", "discard")}
+        discardable = {a.card.token for a in legal if isinstance(a, Discard)}
+        go_out = {a.card.token for a in legal if isinstance(a, GoOut)}
+        drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
+        hand = [
+            {"card": card_info(c, wild), "discardable": c.token in discardable,
+             "goes_out": c.token in go_out, "just_drawn": c == drawn}
+            for c in ordered
+        ]  # fmt: skip
+        hint = _hint(view, discardable, ordered)
+    since = []
+    if seat is not None and seat.seen_version < game.version:
+        moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
+        for move in moves.order_by("seq")[:60]:
+            record = redact_record(move.record, index)
+            text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
+            since.append({"text": text, "past": move.round_index < view.round_index})
+    last_round = None
+    if view.round_results:
+        result = view.round_results[-1]
+        last_round = {
+            "number": result.round_index + 1,
+            "wild": rank_plural(result.wild_rank),
+            "went_out": names[result.went_out] if result.went_out is not None else None,
+            # Open the summary while the new round is young: a turn each at most.
+            "fresh": over
+            or Move.objects.filter(game=game, round_index=view.round_index).count()
+            < 2 * view.players,
+            "seats": [
+                {"name": names[i], "penalty": r.penalty,
+                 "melds": [cards_info(m, result.wild_rank) for m in r.melds],
+                 "deadwood": cards_info(sort_hand(r.deadwood, None, result.wild_rank),
+                                        result.wild_rank),
+                 "layoffs": [cards_info(lo.cards, result.wild_rank) for lo in r.layoffs]}
+                for i, r in enumerate(result.seats)
+            ],
+        }  # fmt: skip
+    return {
+        "game": game,
+        "view": view,
+        "over": over,
+        "ended_early": over and game.end_reason != Game.EndReason.COMPLETED,
+        "me": seat,
+        "players": players,
+        "names": names,
+        "hand": _hand_marks(hand, view.drawn_from_discard if view.my_turn else None),
+        "can_draw": can_draw,
+        "can_go_out": bool(go_out),
+        "hint": hint,
+        "top_discard": card_info(view.top_discard, wild) if view.top_discard else None,
+        "wild_name": rank_plural(wild),
+        "round_number": view.round_index + 1,
+        "since": since,
+        "last_round": last_round,
+        "scoresheet": scoresheet(view),
+        "ranking": ranking(game, seats) if over else None,
+        "my_turn": my_turn,
+        "to_move_name": names[to_move] if to_move is not None else None,
+        # A bot answers in seconds: the table looks again sooner while one is to move.
+        "bot_to_move": to_move is not None
+        and (seats[to_move].user.is_bot or seats[to_move].autopilot or seats[to_move].resigned),
+        "rules_summary": rules_summary(view.rules),
+    }
+
+
+def _hint(view, discardable: set[str], ordered: list[Card]) -> dict:
+    """The best arrangement of the player's own hand, and its penalty; after drawing, the best
+    discard first, chosen among the discards the rules allow (never the card just taken)."""
+    discard = None
+    cards = list(view.hand)
+    wild_rank, rules = view.wild_rank, view.rules
+    if view.my_turn and view.phase == "discard" and discardable:
+        options = discard_options(cards, wild_rank, rules)
+        allowed = [card for card in options if card.token in discardable]
+        discard = min(allowed, key=lambda c: (options[c], -rules.penalty(c, wild_rank)))
+        cards.remove(discard)
+    best = arrange(cards, wild_rank, rules)
+    return {
+        "discard": card_info(discard, wild_rank) if discard else None,
+        "melds": [cards_info(m, wild_rank) for m in best.melds],
+        # Left over in the order the player's hand shows them.
+        "deadwood": cards_info(sorted(best.deadwood, key=ordered.index), wild_rank),
+        "penalty": best.penalty,
+    }
+
+
+def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | None:
+    """Marks the hand's items for the page. `held`: a copy of the card just taken from the
+    discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
+    draw (the new card, else the first that may go). `tabstop`: with nothing to discard, the
+    first card is the hand's one tab stop (the arrow keys reach the rest)."""
+    if hand is None:
+        return None
+    face = (card_info(taken).rank, card_info(taken).suit) if taken else None
+    for item in hand:
+        card = item["card"]
+        item["held"] = (card.rank, card.suit) == face and not item["discardable"]
+        item["focus"] = False
+        item["tabstop"] = item["discardable"]
+    playable = [item for item in hand if item["discardable"]]
+    if playable:
+        next((i for i in playable if i["just_drawn"]), playable[0])["focus"] = True
+    elif hand:
+        hand[0]["tabstop"] = True
+    return hand

@@ -1,0 +1,71 @@
+"""Invitations seen from the browser: the host inviting a player, the player accepting or
+declining, and a rematch after a finished game."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from .. import invitations
+from ..errors import GameError
+from ..selectors import lists
+
+
+@require_POST
+@login_required
+def game_invite(request, game_id):
+    try:
+        who = request.POST.get("who", "")
+        invitations.game_invite(game_id=game_id, user=request.user, who=who)
+    except GameError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _(
+                "Invitation sent to “%(who)s”. If they play here, it waits on their page of "
+                "games (and in their mail, if they take invitations by mail)."
+            )
+            % {"who": who.strip()[:60]},
+        )
+    return redirect("game", game_id=game_id)
+
+
+def _dashboard_refusing(request, error: GameError):
+    """The dashboard again, with the reason, under the error's 4xx status."""
+    messages.error(request, error.message)
+    context = lists.dashboard(request.user, page=request.GET.get("page"))
+    return render(request, "games/dashboard.html", context, status=error.status)
+
+
+@require_POST
+@login_required
+def invitation_accept(request, invitation_id):
+    try:
+        seat = invitations.invitation_accept(invitation_id=invitation_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    messages.success(request, _("You have a seat at this game."))
+    return redirect("game", game_id=seat.game_id)
+
+
+@require_POST
+@login_required
+def invitation_decline(request, invitation_id):
+    try:
+        invitations.invitation_decline(invitation_id=invitation_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    messages.success(request, _("Invitation declined."))
+    return redirect("home")
+
+
+@require_POST
+@login_required
+def game_rematch(request, game_id):
+    try:
+        game = invitations.game_rematch(game_id=game_id, user=request.user)
+    except GameError as error:
+        return _dashboard_refusing(request, error)
+    return redirect("game", game_id=game.pk)

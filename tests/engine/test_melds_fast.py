@@ -14,9 +14,11 @@ from games.engine.melds.search import GeneralSearch
 from .melds_support import (
     DEFAULT,
     HIGH,
+    cards,
     check_arrangement,
     faces,
     hands,
+    penalty,
     rules_strategy,
     wild_rank_strategy,
 )
@@ -46,3 +48,13 @@ def test_the_benchmark_shape_agrees_with_the_general_search():
             check_arrangement(hand, 5, rules, result)
             general = GeneralSearch(hand, 5, rules)
             assert result.penalty == general.penalty(), faces(hand)
+
+
+def test_free_wilds_too_few_for_an_all_wild_meld_stay_deadwood():
+    """Wilds that cost nothing but are too few for an all-wild meld are deadwood, not a meld of
+    one or two wilds (the penalty was right, the arrangement was not)."""
+    free = Rules(all_wild_melds=True, wild_penalty=0)
+    assert penalty("3H 5C 8D JC", wild_rank=8, rules=free) == 18
+    assert penalty("8D 8C", wild_rank=8, rules=free) == 0
+    assert arrange(cards("8D 8C"), 8, free).melds == []
+    assert penalty("8D 8C 8H", wild_rank=8, rules=free) == 0

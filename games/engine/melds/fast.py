@@ -447,9 +447,9 @@ class FastHand:
         rules, wild_rank = self.rules, self.wild_rank
         wilds = self.wilds
         deadwood = naturals_of(self.hand, wild_rank)
-        wild_cost = sum(rules.penalty(c, wild_rank) for c in wilds)
-        if wilds and self.no_meld_cost(len(wilds), wild_cost) == 0:
+        if rules.all_wild_melds and len(wilds) >= 3:  # the wilds alone make a meld
             return Arrangement([list(wilds)], deadwood, self.nat_total)
+        wild_cost = sum(rules.penalty(c, wild_rank) for c in wilds)
         return Arrangement([], deadwood + list(wilds), self.nat_total + wild_cost)
 
     def discard_options(self) -> dict[Card, int]:

@@ -150,7 +150,7 @@ def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrange
     table = ctx.table
     get, compute = table.entries.get, table.compute
     sets = []  # (the rank's bit, the suit numbers of its cards)
-    undecided = []  # per rank, the sets tried: none, or the options
+    undecided = []  # per rank, the sets to try: None (no set) or (bit, suit numbers)
     if trip:
         # a card with no neighbour in its suit can only be in its rank's set: a set of such
         # cards alone is always made (all of them); others are tried both ways
@@ -176,8 +176,9 @@ def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrange
             left = list(masks)
             for option in combo:
                 if option is not None:
-                    for s in option[1]:
-                        left[s] -= option[0]
+                    low, suits = option
+                    for s in suits:
+                        left[s] -= low
             v = 0
             for m in left:
                 v += (get(m) or compute(m))[ROW][0]
@@ -189,8 +190,9 @@ def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrange
         for option in chosen:
             if option is not None:
                 sets.append(option)
-                for s in option[1]:
-                    masks[s] -= option[0]
+                low, suits = option
+                for s in suits:
+                    masks[s] -= low
         entries = [get(m) or compute(m) for m in masks]
     suit_enc = ctx.suit_enc
     by_code = {ctx.enc[card.suit][card.rank]: card for card in hand}
@@ -243,9 +245,11 @@ def _wild_arrange(
     held more than three times or the hand holds more wilds than a padded row."""
     table = ctx.table
     split = _suit_entries(code, table, len(hand))
-    if split is None or split[2] >= PAD:
+    if split is None:
         return None
     suits, entries, wilds = split
+    if wilds >= PAD:  # more wilds than a padded row holds: the general search
+        return None
     value, plan = fast_best(table, suits, wilds, entries)
     if value >= code >> PEN_SHIFT & PEN_MASK:
         return _from_code(hand, wild_rank, rules, code, ctx).no_meld()

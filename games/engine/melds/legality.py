@@ -37,16 +37,17 @@ def make_arrangement(melds, deadwood, penalty, layoffs=None) -> Arrangement:
 
 
 def is_wild(card: Card, wild_rank: int | None) -> bool:
-    """Jokers and every card of the wild rank, even in its own place."""
+    """Jokers (rank 0) and every card of the wild rank, even in its own place (as
+    `Rules.is_wild`, without a property look-up per card)."""
     return not card.rank or card.rank == wild_rank
 
 
 def wilds_of(cards: Iterable[Card], wild_rank: int | None) -> list[Card]:
-    return [c for c in cards if not c.rank or c.rank == wild_rank]
+    return [c for c in cards if is_wild(c, wild_rank)]
 
 
 def naturals_of(cards: Iterable[Card], wild_rank: int | None) -> list[Card]:
-    return [c for c in cards if c.rank and c.rank != wild_rank]
+    return [c for c in cards if not is_wild(c, wild_rank)]
 
 
 def run_order(ranks: Iterable[int], aces_high: bool) -> tuple[int, ...]:

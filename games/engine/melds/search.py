@@ -24,6 +24,7 @@ from ..rules import Rules
 from .cache import CACHE
 from .legality import (
     MAX_RUN,
+    MAX_RUN_SPAN,
     MAX_SET_NATURALS,
     UNLIMITED,
     Arrangement,
@@ -154,7 +155,7 @@ class GeneralSearch:
         for t in counts:
             suit, rank = divmod(t, 13)  # rank from 0 here
             same = tuple([get(s * 13 + rank, 0) for s in range(suit + 1, 4)])
-            window = tuple([d for d in range(1, 5) if rank + d < 13 and t + d in counts])
+            window = tuple([d for d in range(1, MAX_RUN_SPAN) if rank + d < 13 and t + d in counts])
             high = (
                 tuple([r for r in range(9, 13) if suit * 13 + r in counts])
                 if rank == 0 and aces_high
@@ -318,7 +319,7 @@ class GeneralSearch:
             mask |= choice.bit
         placed, all_wild = self._absorb(w, s, mask)
         wilds = list(self.wilds)  # cheapest first
-        leftover = len(wilds) - (sum(m[2] for m in melds) + placed)
+        leftover = len(wilds) - (sum(need for _, _, need, _, _ in melds) + placed)
         deadwood.extend(wilds[:leftover])
         melded_wilds = wilds[leftover:][::-1]  # the dearest
         own: list[list[Card]] = []

@@ -12,7 +12,7 @@ An entry is a plain tuple (read in the hot path, where a tuple's index beats a n
 laid out as ENTRY_FIELDS names it; index it with the constants below:
 - ROW: the least deadwood with melds needing at most w wilds, for w = 0, 1, ... (past its end: 0);
 - CHOICES: for each w, (meld, wilds it needs, the suit left); meld None means "the lowest card is
-  deadwood", else ("set", rank, copies) or ("run", ranks in run order), one shared object each;
+  deadwood", else (kind, its naturals' ranks in run order), one shared object per shape;
 - TOTAL: the penalty of every card of the suit; COUNT: how many cards it holds;
 - HELD, DOUBLED: the low bit of each rank's field where the suit holds the rank once or more,
   twice or more;
@@ -116,8 +116,8 @@ class SuitTable:
                 choices = self.entry(m)[CHOICES]
                 meld, need, sub = choices[min(w, len(choices) - 1)]
                 if meld is not None:
-                    ranks = (meld[1],) * meld[2] if meld[0] == "set" else meld[1]
-                    found.append(SuitMeld(meld[0], ranks, need))
+                    kind, ranks = meld
+                    found.append(SuitMeld(kind, ranks, need))
                 w -= need
                 m = sub
             melds = self.plans.keep(key, tuple(found))
@@ -141,7 +141,7 @@ class SuitTable:
 
     def _options(self, m: int) -> list[tuple]:
         """Ways to place the lowest card of suit `m`: (wilds needed, deadwood added, the suit
-        left, meld), meld None for "deadwood", else ("set", rank, copies) or ("run", ranks)."""
+        left, meld), meld None for "deadwood", else (kind, ranks) as in an entry's CHOICES."""
         shapes = CACHE.meld_shapes
         shift = (m & -m).bit_length() - 1
         base = shift - shift % FIELD
@@ -149,7 +149,7 @@ class SuitTable:
         unit = 1 << base
         options = [(0, self.pens[rank], m - unit, None)]
         for k in range(1, min((m >> base) & 3, MAX_SET_NATURALS) + 1):
-            meld = ("set", rank, k)
+            meld = ("set", (rank,) * k)
             meld = shapes.get(meld) or shapes.keep(meld, meld)
             options.append((max(0, 3 - k), 0, m - k * unit, meld))
         present = [q for q in range(rank + 1, 14) if m >> FIELD * (q - 1) & 3]

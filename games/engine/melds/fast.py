@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import product
-from typing import NamedTuple
 
 from ..cards import Card
 from ..rules import Rules
@@ -83,7 +82,8 @@ def context(wild_rank: int | None, rules: Rules) -> Context:
 def fast_arrange(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> Arrangement | None:
     """`arrange` on the fast path; None when it does not apply (a card held four times or more,
     or more wilds than a padded row holds): the general search takes those."""
-    ctx = context(wild_rank, rules)
+    last = CACHE.last_context  # `context` without a call when the rules repeat (the hot path)
+    ctx = last[2] if last[0] is rules and last[1] == wild_rank else context(wild_rank, rules)
     enc = ctx.enc
     codes = [enc[c.suit][c.rank] for c in hand]
     code = sum(codes)
@@ -253,10 +253,11 @@ def _wild_arrange(
     value, plan = fast_best(table, suits, wilds, entries)
     if value >= code >> PEN_SHIFT & PEN_MASK:
         return _from_code(hand, wild_rank, rules, code, ctx).no_meld()
-    specs = [MeldSpec("set", (s.rank,) * len(s.codes), s.codes, s.need) for s in plan.sets]
-    shares = split_budget([e[PADDED] for e in plan.entries], plan.budget, value)
+    sets, left, budget, entries = plan
+    specs: list[MeldSpec] = [("set", (rank,) * len(cs), cs, need) for need, rank, cs, _ in sets]
+    shares = split_budget([e[PADDED] for e in entries], budget, value)
     for s in range(4):
-        m = plan.suits[s]
+        m = left[s]
         if m:
             found = table.specs.get(m << 5 | shares[s]) or table.suit_specs(m, shares[s])
             specs += found[s]
@@ -318,19 +319,19 @@ def _wild_extras(specs: list[MeldSpec], wilds: int) -> list[int]:
     """Wilds beyond its need for each meld, so that every wild is melded: all into a set, or
     spread over runs; if the runs are full, a run's last natural becomes a set of its own (a
     wild takes its place), which leaves no more deadwood."""
-    extra = wilds - sum([spec.need for spec in specs])
+    extra = wilds - sum([need for _, _, _, need in specs])
     extras = [0] * len(specs)
     if not extra:
         return extras
-    for i, spec in enumerate(specs):
-        if spec.kind == "set":
+    for i, (kind, _, _, _) in enumerate(specs):
+        if kind == "set":
             extras[i] = extra
             return extras
-    room = [MAX_RUN - len(spec.codes) - spec.need for spec in specs]
+    room = [MAX_RUN - len(codes) - need for _, _, codes, need in specs]
     if sum(room) < extra:
         kind, ranks, codes, need = specs[0]
-        specs[0] = MeldSpec(kind, ranks[:-1], codes[:-1], need + 1)
-        specs.append(MeldSpec("set", ranks[-1:], codes[-1:], 2))
+        specs[0] = (kind, ranks[:-1], codes[:-1], need + 1)
+        specs.append(("set", ranks[-1:], codes[-1:], 2))
         extras.append(extra - 3)
         return extras
     for i, space in enumerate(room):
@@ -374,18 +375,11 @@ def _no_wild_arrangement(
     return make_arrangement(melds, deadwood, value)
 
 
-class Plan(NamedTuple):
-    """How `fast_best` reached its least deadwood."""
-
-    sets: tuple[CrossSet, ...]  # the cross-suit sets chosen
-    suits: list[int]  # the suits they leave
-    budget: int  # the wilds left for those suits
-    entries: tuple  # the suits' table entries
-
-
 def fast_best(table: SuitTable, suits: list[int], budget: int, entries: tuple):
-    """(least natural deadwood, `Plan`), from the suits' table `entries`: the best without
-    cross-suit sets, then every choice of cross-suit sets that might beat it.
+    """(least natural deadwood, plan), from the suits' table `entries`: the best without
+    cross-suit sets, then every choice of cross-suit sets that might beat it. The plan is a
+    plain tuple (the `CrossSet`s chosen, the suits they leave, the wilds left for those suits,
+    those suits' entries).
     Two bounds skip choices: a choice taking naturals of penalty p and needing n wilds cannot
     beat (best without cross-suit sets with n fewer wilds) - p, since removing cards lowers
     deadwood by at most what they cost; nor can it beat the sum of what each suit left would
@@ -394,10 +388,10 @@ def fast_best(table: SuitTable, suits: list[int], budget: int, entries: tuple):
     e0, e1, e2, e3 = entries
     p0, p1, p2, p3 = e0[PADDED], e1[PADDED], e2[PADDED], e3[PADDED]
     best_value = least(p0, p1, p2, p3, budget)
-    best = ((), suits, budget, entries)
+    best: tuple = ((), suits, budget, entries)
     keys = cross_keys(suits, budget) if best_value else None
     if not keys:
-        return best_value, Plan(*best)
+        return best_value, best
     get, compute = table.entries.get, table.compute
     alone = [-1] * budget + [best_value]  # the best without cross-suit sets, by wilds
     for need, taken, gain, sets in cross_choices(table, keys):
@@ -424,7 +418,7 @@ def fast_best(table: SuitTable, suits: list[int], budget: int, entries: tuple):
             best = (sets, [n0, n1, n2, n3], b, (e0, e1, e2, e3))
             if not value:
                 break
-    return best_value, Plan(*best)
+    return best_value, best
 
 
 class FastHand:
@@ -445,7 +439,8 @@ class FastHand:
         value, plan = fast_best(self.table, self.suits, 0, self.entries)
         if value >= self.nat_total:
             return self.no_meld()
-        return _no_wild_arrangement(self.hand, self.table, plan.suits, plan.sets, value)
+        sets, left, _, _ = plan
+        return _no_wild_arrangement(self.hand, self.table, left, sets, value)
 
     def no_meld(self) -> Arrangement:
         rules, wild_rank = self.rules, self.wild_rank

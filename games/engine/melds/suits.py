@@ -47,13 +47,9 @@ class SuitMeld(NamedTuple):
     need: int  # wilds it needs
 
 
-class MeldSpec(NamedTuple):
-    """A meld to lay out of a hand's cards: its naturals by their codes in a hand's code."""
-
-    kind: str  # "set" or "run"
-    ranks: tuple[int, ...]  # its naturals' ranks, in run order
-    codes: tuple[int, ...]  # its naturals' codes (see `encoding.Context`)
-    need: int  # wilds it needs
+# A meld to lay out of a hand's cards, a plain tuple read in the hot path: (kind, its naturals'
+# ranks in run order, their codes (see `encoding.Context`), the wilds it needs).
+MeldSpec = tuple[str, tuple[int, ...], tuple[int, ...], int]
 
 
 class SuitTable:
@@ -130,7 +126,7 @@ class SuitTable:
             [
                 tuple(
                     [
-                        MeldSpec(kind, ranks, tuple([codes[r] for r in ranks]), need)
+                        (kind, ranks, tuple([codes[r] for r in ranks]), need)
                         for kind, ranks, need in plan
                     ]
                 )

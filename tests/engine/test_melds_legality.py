@@ -1,10 +1,11 @@
-"""Meld legality (`melds.legality`): one case per rule."""
+"""Meld legality (`melds.legality`): one case per rule, and the run rules the solver shares."""
 
 from __future__ import annotations
 
 import pytest
 
 from games.engine import Rules, is_meld
+from games.engine.melds.legality import MAX_RUN_SPAN, lay_out_run, run_order, run_span, runs_from
 
 from .melds_support import ALL_WILD, DEFAULT, HIGH, ONE_WILD, cards
 
@@ -49,3 +50,33 @@ pytestmark = pytest.mark.engine
 )
 def test_is_meld(text, wild_rank, rules, expected):
     assert is_meld(cards(text), wild_rank, rules) is expected
+
+
+# -- the run rules every part of the solver shares -----------------------------------------------
+
+
+def test_run_order_puts_a_high_ace_after_the_king():
+    assert run_order([13, 1, 12], aces_high=True) == (12, 13, 1)
+    assert run_order([13, 1, 12], aces_high=False) == (1, 12, 13)
+    assert run_order([3, 1, 2], aces_high=True) == (1, 2, 3)  # ace high may still be low
+    assert run_order([1], aces_high=True) == (1,)
+    assert run_span({1, 12, 13}, aces_high=True) == 3
+    assert run_span({1, 12, 13}, aces_high=False) == 13
+    assert run_span({1, 10}, aces_high=True) == 5
+
+
+def test_lay_out_run_fills_gaps_then_above_then_below():
+    assert lay_out_run(["5", "7"], (5, 7), ["w1", "w2"], False) == ["5", "w1", "7", "w2"]
+    assert lay_out_run(["Q", "K"], (12, 13), ["w"], False) == ["w", "Q", "K"]  # no room above
+    assert lay_out_run(["Q", "K"], (12, 13), ["w"], True) == ["Q", "K", "w"]  # the wild is the ace
+    assert lay_out_run(["K", "A"], (13, 1), ["w1", "w2"], True) == ["w1", "w2", "K", "A"]
+    assert lay_out_run(["A", "2"], (1, 2), ["w1", "w2"], True) == ["A", "2", "w1", "w2"]
+
+
+def test_runs_from_a_card_include_the_high_ace_only_with_aces_high():
+    low = list(runs_from(1, [2, 3, 12, 13], aces_high=False))
+    high = list(runs_from(1, [2, 3, 12, 13], aces_high=True))
+    assert ((1, 2, 3), 3) in low and ((12, 13, 1), 3) not in low
+    assert ((12, 13, 1), 3) in high and ((13, 1), 2) in high
+    assert all(span <= MAX_RUN_SPAN for _, span in high)
+    assert list(runs_from(9, [10, 14], aces_high=True)) == [((9, 10), 2)]

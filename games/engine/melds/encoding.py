@@ -27,8 +27,8 @@ SUIT_OF = {s: i for i, s in enumerate(SUITS)}  # suit letter -> suit number
 SUIT_BITS = FIELD * 13
 SUIT_MASK = (1 << SUIT_BITS) - 1
 ALL_SUITS = (1 << 4 * SUIT_BITS) - 1
-SUIT_OVERFLOW = (1 << 4 * SUIT_BITS + 6) - (1 << 4 * SUIT_BITS)
 PEN_SHIFT = 4 * SUIT_BITS + 6
+SUIT_OVERFLOW = (1 << PEN_SHIFT) - (1 << 4 * SUIT_BITS)  # the spare bits below the penalty
 PEN_MASK = (1 << 16) - 1
 WILD_SHIFT = PEN_SHIFT + 16
 WILD_ONE = 1 << WILD_SHIFT
@@ -38,6 +38,7 @@ RANKS_SHIFT = WILD_SHIFT + 16
 RANKS_LOW = sum(1 << 3 * q for q in range(13))  # the low bit of every rank's count
 LOW_ALL = sum(LOW_BITS << SUIT_BITS * i for i in range(4))
 DOUBLED_OR_WILD = LOW_ALL << 1 | WILD_FIELD  # a card held twice or more, or a wild
+# where three consecutive cards may start (ace to jack), and each suit's ace, in every suit
 RUN_STARTS = sum(1 << FIELD * q + SUIT_BITS * i for q in range(11) for i in range(4))
 ACES = sum(1 << SUIT_BITS * i for i in range(4))
 

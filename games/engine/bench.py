@@ -77,15 +77,9 @@ def _time_each(fn: Callable[..., object], calls: list[tuple], best_of: int = 1) 
 
 def _cache_sizes() -> tuple[int, ...]:
     """How much the solver remembers across calls (to show what a timed pass added)."""
-    from . import melds
+    from .melds import CACHE
 
-    tables = [len(t.cache) + len(t.plans) + len(t.suit_specs) for t in melds._SUIT_TABLES.values()]
-    return (
-        *tables,
-        len(melds._HUB_OPTIONS),
-        len(melds._CANDIDATES),
-        len(melds._CONTEXTS),
-    )
+    return tuple(CACHE.sizes().values())
 
 
 def _alternate(

@@ -62,3 +62,13 @@ def pytest_runtest_makereport(item, call):
             ("game seeds (replay: GameState.new(rules, players, seed))", "\n".join(seeds))
         )
     return report
+
+
+@pytest.fixture
+def duel(db):
+    """A started two-person game and its players by seat index."""
+    from tests.factories import UserFactory, started_game
+
+    users = [UserFactory(), UserFactory()]
+    game = started_game(users)
+    return game, {s.index: s.user for s in game.seats.select_related("user")}

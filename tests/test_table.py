@@ -13,14 +13,6 @@ from tests.factories import UserFactory, play_one, started_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def duel():
-    users = [UserFactory(), UserFactory()]
-    game = started_game(users)
-    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    return game, by_seat
-
-
 def page(client, name, game, **params):
     return client.get(reverse(name, args=[game.pk]), params)
 

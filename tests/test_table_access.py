@@ -115,13 +115,6 @@ def play(game, by_seat, rng, until):
         play_one(game, by_seat, choose=lambda actions, choice=choice: choice)
 
 
-@pytest.fixture
-def duel():
-    users = [UserFactory(), UserFactory()]
-    game = started_game(users)
-    return game, {s.index: s.user for s in game.seats.select_related("user")}
-
-
 def rig_wild_into_hand(game) -> Card:
     """Swap a wild from the stock into the hand of the seat to move; returns it."""
     state = GameState.from_dict(game.state)

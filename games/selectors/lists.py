@@ -149,6 +149,7 @@ def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
             {
                 "name": invitation.invited_as,
                 "status": status,
+                "declined": status == Invitation.Status.DECLINED,
                 "label": Invitation.Status(status).label,
             }
         )

@@ -10,14 +10,6 @@ from tests.factories import UserFactory, legal_actions, started_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def duel():
-    users = [UserFactory(), UserFactory()]
-    game = started_game(users)
-    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    return game, by_seat
-
-
 def post(client, name, game, data, htmx=False):
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     return client.post(reverse(name, args=[game.pk]), data, **headers)

@@ -297,7 +297,8 @@ class Heartbeat(models.Model):
 class Notification(models.Model):
     """One email the site decided to send, recorded before it is sent (an outbox). The unique
     constraints make each one happen once: a 'your turn' mail per turn, a reminder per turn per
-    threshold, an invitation per game, a game-over summary per game, a digest per day."""
+    threshold, an invitation per game, a game-over summary per game, a digest per day, a
+    timed-out mail per turn, a dropped mail per game."""
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", _("Your turn")
@@ -305,6 +306,8 @@ class Notification(models.Model):
         INVITATION = "invitation", _("Invitation")
         GAME_OVER = "game_over", _("Game over")
         DIGEST = "digest", _("Daily digest")
+        TIMED_OUT = "timed_out", _("Timed out: a bot plays for you")
+        DROPPED = "dropped", _("Dropped after too many timeouts")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -344,7 +347,15 @@ class Notification(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(
-                    kind__in=["your_turn", "reminder", "invitation", "game_over", "digest"]
+                    kind__in=[
+                        "your_turn",
+                        "reminder",
+                        "invitation",
+                        "game_over",
+                        "digest",
+                        "timed_out",
+                        "dropped",
+                    ]
                 ),
                 name="notification_kind_valid",
             ),

@@ -17,6 +17,7 @@ from ..engine import GameState
 from ..errors import GameError
 from ..locking import lock_game
 from ..models import Game, Seat
+from ..notifications.outbox import dropped_queue, timed_out_queue
 from ..selectors.pauses import turn_deadline, vacation_pauses
 from ..services import game_finish, game_queue_next
 from .report import SweepReport
@@ -44,6 +45,7 @@ def turn_time_out(*, game_id: int, now: datetime, report: SweepReport | None = N
     seat.autopilot_since = deadline
     seat.save(update_fields=["autopilot", "timeouts", "autopilot_since"])
     report.timed_out += 1
+    timed_out_queue(game=game, seat=seat)
     _count_timeouts(game, seat, now, report)
     game.save()
     game_queue_next(game=game)  # the bot plays the turn (nothing if the game just ended)
@@ -102,6 +104,7 @@ def seat_drop(*, game: Game, seat: Seat, now: datetime) -> None:
     seat.dropped = True
     seat.autopilot = False
     seat.save(update_fields=["resigned", "dropped", "autopilot"])
+    dropped_queue(game=game, seat=seat)
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
         state = GameState.from_dict(game.state)
         game_finish(game=game, state=state, now=now, reason=Game.EndReason.DROPPED)

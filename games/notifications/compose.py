@@ -184,6 +184,44 @@ def _game_over_context(row: Notification) -> dict:
     }
 
 
+def timed_out_subject(game_number: int) -> str:
+    return _("Your time ran out in game #%(n)d: a bot is playing for you") % {"n": game_number}
+
+
+def dropped_subject(game_number: int, timeouts: int) -> str:
+    return ngettext(
+        "You were dropped from game #%(n)d after %(count)d timeout",
+        "You were dropped from game #%(n)d after %(count)d timeouts",
+        timeouts,
+    ) % {"n": game_number, "count": timeouts}
+
+
+def _timed_out_context(row: Notification) -> dict:
+    """No table here, only the clock's facts: nothing of any hand."""
+    game = row.game
+    seat = game.seats.get(user=row.user)
+    return {
+        **base_context(row.user, row.kind),
+        "game_number": game.pk,
+        "timeouts_left": max(max(game.max_timeouts, 1) - seat.timeouts, 1),
+        "play_url": game_url(game),
+        "subject": timed_out_subject(game.pk),
+    }
+
+
+def _dropped_context(row: Notification) -> dict:
+    game = row.game
+    timeouts = max(game.max_timeouts, 1)
+    return {
+        **base_context(row.user, row.kind),
+        "game_number": game.pk,
+        "timeouts": timeouts,
+        "game_ended": game.status != Game.Status.ACTIVE,
+        "game_url": game_url(game),
+        "subject": dropped_subject(game.pk, timeouts),
+    }
+
+
 def _digest_context(row: Notification) -> dict:
     seats = games_waiting_on(row.user).select_related("game").order_by("game__deadline", "pk")
     games = []
@@ -214,4 +252,6 @@ CONTEXT_BUILDERS = {
     Notification.Kind.INVITATION: _invitation_context,
     Notification.Kind.GAME_OVER: _game_over_context,
     Notification.Kind.DIGEST: _digest_context,
+    Notification.Kind.TIMED_OUT: _timed_out_context,
+    Notification.Kind.DROPPED: _dropped_context,
 }

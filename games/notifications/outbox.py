@@ -100,6 +100,20 @@ def game_over_queue(*, game: Game) -> None:
             notification_queue(user=seat.user, kind=Notification.Kind.GAME_OVER, game=game)
 
 
+def timed_out_queue(*, game: Game, seat: Seat) -> None:
+    """A person's time ran out and a bot plays for them (called in the timeout's transaction):
+    once per turn."""
+    notification_queue(
+        user=seat.user, kind=Notification.Kind.TIMED_OUT, game=game, turn=game.turn_version
+    )
+
+
+def dropped_queue(*, game: Game, seat: Seat) -> None:
+    """A person was dropped after too many timeouts (called in the drop's transaction): once per
+    game."""
+    notification_queue(user=seat.user, kind=Notification.Kind.DROPPED, game=game)
+
+
 def digests_queue(*, now: datetime | None = None) -> int:
     """From DIGEST_HOUR (UTC) on, one digest a day to each player who chose it and has a game
     waiting on them; a later run the same day finds them sent. Returns how many were queued."""

@@ -30,6 +30,11 @@ TOPIC_OF_KIND = {
     Notification.Kind.REMINDER: "reminders",
     Notification.Kind.INVITATION: "invitations",
     Notification.Kind.GAME_OVER: "game_over",
+    # Timing out is where the reminders lead: whoever wants to hear that their time is running
+    # out wants to hear that it ran out. Being dropped ends the game for that player: it goes
+    # with the game-over summaries.
+    Notification.Kind.TIMED_OUT: "reminders",
+    Notification.Kind.DROPPED: "game_over",
 }
 
 
@@ -94,7 +99,24 @@ def no_longer_wanted(row: Notification, now: datetime) -> str:
         return "declined"
     if row.kind == Notification.Kind.DIGEST and not games_waiting_on(user).exists():
         return "nothing_waiting"
+    if row.kind == Notification.Kind.TIMED_OUT and not still_on_autopilot(row):
+        return "moved_on"
     return ""
+
+
+def still_on_autopilot(row: Notification) -> bool:
+    """The timeout this mail tells of still stands: the player has not come back (nor timed out
+    again since, nor been dropped) and the game goes on."""
+    seat = row.game.seats.filter(user=row.user).first()
+    later = Notification.objects.filter(
+        user=row.user, game=row.game, kind=row.kind, turn__gt=row.turn
+    )
+    return (
+        row.game.status == Game.Status.ACTIVE
+        and seat is not None
+        and seat.autopilot
+        and not later.exists()
+    )
 
 
 def wait_while_watching(row: Notification, now: datetime) -> float | None:

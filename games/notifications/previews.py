@@ -16,7 +16,7 @@ from accounts.models import User
 from ..engine import GameState, Rules, simulate_game
 from ..models import Notification
 from ..presentation import card_info, cards_info, rank_plural, scoresheet, sort_hand
-from .compose import absolute, base_context
+from .compose import absolute, base_context, dropped_subject, timed_out_subject
 
 
 @functools.cache
@@ -75,6 +75,21 @@ def sample_context(kind: str, user: User) -> dict:
             "rules": [_("Standard rules")],
             "join_url": absolute(reverse("invite", kwargs={"code": "preview"})),
             "subject": _("%(host)s invites you to a game of Three Thirteen") % {"host": "Sam"},
+        }
+    if kind == Notification.Kind.TIMED_OUT:
+        return {
+            **base,
+            "timeouts_left": 2,
+            "play_url": table["play_url"],
+            "subject": timed_out_subject(42),
+        }
+    if kind == Notification.Kind.DROPPED:
+        return {
+            **base,
+            "timeouts": 3,
+            "game_ended": False,
+            "game_url": table["play_url"],
+            "subject": dropped_subject(42, 3),
         }
     if kind == Notification.Kind.GAME_OVER:
         final = _sample_game()

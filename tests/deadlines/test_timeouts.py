@@ -3,19 +3,25 @@ move, the drop at the game's limit, coming back; a new round's fresh clock."""
 
 import random
 from datetime import timedelta
+from html import unescape
 
 import pytest
-from django.urls import reverse
+from django.core import mail
+from django.urls import resolve, reverse
 from django.utils import timezone
 
+from accounts.services import preferences_update
 from games import services
 from games.deadlines import timeouts
 from games.deadlines.sweep import sweep
 from games.engine import GameState, Rules, get_bot
 from games.errors import GameError
 from games.models import Game, Notification, Seat
-from tests.deadlines.helpers import DAY, HOUR, changes, timed_game, to_move
+from games.notifications import tokens
+from games.presentation import card_info
+from tests.deadlines.helpers import DAY, HOUR, changes, send_pending, timed_game, to_move
 from tests.factories import UserFactory, play_one
+from tests.notifications.helpers import html_of
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +143,99 @@ def test_a_new_round_is_a_new_turn_with_a_fresh_clock_even_for_the_same_seat():
             assert game.deadline == game.turn_started_at + DAY
             assert game.turn_started_at > timezone.now() - timedelta(seconds=5)
     assert same_seat_round_changes == 2
+
+
+# The mails: "you timed out, a bot is playing for you" and "you were dropped".
+
+
+def _sent_to(user, kind):
+    return Notification.objects.filter(user=user, kind=kind, status="sent").count()
+
+
+def test_a_timed_out_turn_sends_exactly_one_mail_however_often_the_sweep_runs():
+    game, _users = timed_game(players=3, days=1)
+    seat, deadline = to_move(game), game.deadline
+    sweep(now=deadline + HOUR)
+    sweep(now=deadline + 2 * HOUR)
+    row = Notification.objects.get(kind="timed_out")
+    assert (row.user, row.game, row.turn) == (seat.user, game, game.turn_version)
+    send_pending("timed_out")
+    send_pending("timed_out")
+    assert _sent_to(seat.user, "timed_out") == 1 and len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.subject == f"Your time ran out in game #{game.pk}: a bot is playing for you"
+    html, text = unescape(html_of(message)), message.body
+    for body in (text, html):
+        assert "2 more timeouts" in body and "I'm back" in body
+        assert f"http://127.0.0.1:8000/games/{game.pk}/" in body
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    unsubscribe_url = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert f"Unsubscribe from deadline reminders: {unsubscribe_url}" in text
+    token = resolve(unsubscribe_url.removeprefix("http://127.0.0.1:8000")).kwargs["token"]
+    assert tokens.unsubscribe_read(token) == (seat.user, "reminders")
+
+
+def test_the_timed_out_mail_says_1_more_timeout_not_1_more_timeouts():
+    game, _users = timed_game(players=3, days=1, max_timeouts=2)
+    sweep(now=game.deadline + HOUR)
+    send_pending("timed_out")
+    assert "1 more timeout and" in mail.outbox[0].body
+
+
+def test_the_drop_records_and_sends_one_mail_per_game():
+    game, _users = timed_game(players=3, days=1, max_timeouts=2)
+    seat, deadline = to_move(game), game.deadline
+    sweep(now=deadline + HOUR)
+    sweep(now=deadline + DAY + HOUR)
+    sweep(now=deadline + 2 * DAY + HOUR)
+    assert Notification.objects.filter(kind="dropped").count() == 1
+    send_pending("dropped")
+    send_pending("timed_out")  # superseded by the drop: not sent
+    assert _sent_to(seat.user, "dropped") == 1 and _sent_to(seat.user, "timed_out") == 0
+    (message,) = mail.outbox
+    assert message.subject == f"You were dropped from game #{game.pk} after 2 timeouts"
+    assert "ranked last" in message.body and "a bot keeps your seat" in message.body
+    assert f"http://127.0.0.1:8000/games/{game.pk}/" in html_of(message)
+
+
+@pytest.mark.parametrize(
+    ("turned_off", "unsent", "sent"),
+    [("reminders", "timed_out", "dropped"), ("game_over", "dropped", "timed_out")],
+)
+def test_the_timeout_mails_follow_the_preferences(turned_off, unsent, sent):
+    game, _users = timed_game(players=3, days=1, max_timeouts=2)
+    seat, deadline = to_move(game), game.deadline
+    preferences_update(user=seat.user, **{turned_off: False})
+    sweep(now=deadline + HOUR)
+    send_pending("timed_out")
+    sweep(now=deadline + DAY + HOUR)
+    send_pending("dropped")
+    assert not Notification.objects.filter(kind=unsent).exists()
+    assert _sent_to(seat.user, sent) == 1 and len(mail.outbox) == 1
+
+
+def test_a_player_back_before_the_timed_out_mail_is_sent_gets_none():
+    game, _users = timed_game(players=3, days=1)
+    seat = to_move(game)
+    sweep(now=game.deadline + HOUR)
+    timeouts.seat_resume(game_id=game.pk, user=seat.user)
+    send_pending("timed_out")
+    row = Notification.objects.get(kind="timed_out")
+    assert (row.status, row.reason) == ("skipped", "moved_on") and mail.outbox == []
+
+
+@pytest.mark.hidden_info
+def test_the_timeout_mails_show_no_card_of_anyones_hand():
+    game, _users = timed_game(players=3, days=1, max_timeouts=2)
+    state = GameState.from_dict(game.state)
+    labels = {card_info(c).label for hand in state.hands for c in hand}
+    labels |= {card_info(c).label for c in state.stock}
+    deadline = game.deadline
+    sweep(now=deadline + HOUR)
+    send_pending("timed_out")
+    sweep(now=deadline + DAY + HOUR)
+    send_pending("dropped")
+    assert [m.subject.split()[1] for m in mail.outbox] == ["time", "were"]
+    for message in mail.outbox:
+        for body in (message.body, html_of(message)):
+            assert not any(label in body for label in labels)

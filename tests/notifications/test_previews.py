@@ -26,3 +26,12 @@ def test_previews_are_not_for_everyone(client):
     assert client.get(reverse("mail_preview", kwargs={"kind": "digest"})).status_code == 404
     client.force_login(UserFactory(is_staff=True))
     assert client.get(reverse("mail_preview", kwargs={"kind": "nonsense"})).status_code == 404
+
+
+def test_the_preview_page_lists_the_timeout_and_drop_mails(client):
+    client.force_login(UserFactory(is_staff=True))
+    page = client.get(reverse("mail_preview_index")).content.decode()
+    for kind in ("timed_out", "dropped"):
+        assert reverse("mail_preview", kwargs={"kind": kind}) in page
+        text = client.get(reverse("mail_preview", kwargs={"kind": kind}) + "?format=text")
+        assert text.status_code == 200 and b"game #42" in text.content

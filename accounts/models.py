@@ -59,10 +59,14 @@ class Preferences(models.Model):
     reminders = models.BooleanField(
         _("deadline reminders"),
         default=True,
-        help_text=_("When your time for a move is running out."),
+        help_text=_("When your time for a move is running out, and when it has run out."),
     )
     invitations = models.BooleanField(_("invitations to games"), default=True)
-    game_over = models.BooleanField(_("game-over summaries with the scoresheet"), default=True)
+    game_over = models.BooleanField(
+        _("game-over summaries with the scoresheet"),
+        default=True,
+        help_text=_("Also: when you are dropped from a game for running out of time."),
+    )
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=VACATION_DAYS_PER_YEAR
     )

@@ -45,13 +45,18 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> bool:
     if len(seats) < 2 or not is_rated(game):
         return False
     user_ids = sorted(seat.user_id for seat in seats)
+    # A newcomer's row first (two games ending at once may both try: one row wins), then every
+    # row locked in user order.
+    Rating.objects.bulk_create(
+        [Rating(user_id=i, mu=MODEL.mu, sigma=MODEL.sigma, ordinal=0) for i in user_ids],
+        ignore_conflicts=True,
+    )
     current = {
         rating.user_id: rating
-        for rating in Rating.objects.select_for_update().filter(user_id__in=user_ids)
+        for rating in Rating.objects.select_for_update()
+        .filter(user_id__in=user_ids)
+        .order_by("user_id")
     }
-    for user_id in user_ids:
-        if user_id not in current:
-            current[user_id] = Rating(user_id=user_id, mu=MODEL.mu, sigma=MODEL.sigma, ordinal=0)
     before = [MODEL.rating(mu=current[s.user_id].mu, sigma=current[s.user_id].sigma) for s in seats]
     after = MODEL.rate([[r] for r in before], ranks=[seat.final_rank for seat in seats])
     changes = [
@@ -78,7 +83,7 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> bool:
         rating.mu, rating.sigma = change.mu_after, change.sigma_after
         rating.ordinal = change.ordinal_after
         rating.games += 1
-        rating.save()
+    Rating.objects.bulk_update(current.values(), ["mu", "sigma", "ordinal", "games"])
     return True
 
 

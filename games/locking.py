@@ -4,7 +4,8 @@ Lock order, so that two transactions never wait on each other in a circle:
 1. a player's row (`User`, only to book or end a vacation: one booking at a time per player);
 2. game rows, through `lock_game`, one at a time and in ascending id when a write needs several;
 3. rows that belong to a locked game (its seats, invitations);
-4. a notification row (sending a mail locks that row alone).
+4. players' `Rating` rows, in ascending user id, when the game ends (games/ratings.py);
+5. a notification row (sending a mail locks that row alone).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ from .locking import lock_game
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
 from .notifications.outbox import game_over_queue, your_turn_queue
 from .oncommit import enqueue_on_commit
+from .ratings import game_rate
 from .selectors.pauses import turn_deadline
 
 
@@ -331,8 +332,8 @@ def _record_round(game: Game, state: GameState) -> None:
 
 def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
-    reads; an early end (resignation, drop) leaves the engine's state mid-round. The caller holds
-    the game's lock and saves the row."""
+    reads; an early end (resignation, drop) leaves the engine's state mid-round. The ratings change
+    here, in the same transaction. The caller holds the game's lock and saves the row."""
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now
@@ -349,6 +350,7 @@ def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
         seat.final_total = state.totals[seat.index]
         seat.finished_at = now
     Seat.objects.bulk_update(seats, ["final_rank", "final_total", "finished_at"])
+    game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game)  # sent after the commit
 
 

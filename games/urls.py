@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import clock, health, invitations, mail, play
+from .views import clock, health, invitations, mail, play, ratings
 
 urlpatterns = [
     path("", play.home, name="home"),
@@ -36,6 +36,8 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", clock.seat_resume, name="seat_resume"),
     # Vacations stop the clocks of games, so games owns them; the address stays under accounts/.
     path("accounts/vacation/", clock.vacation, name="vacation"),
+    path("leaderboard/", ratings.leaderboard, name="leaderboard"),
+    path("players/<str:username>/", ratings.player, name="player"),
     path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),  # short: see notifications/tokens
     path("mail/preview/", mail.mail_preview_index, name="mail_preview_index"),
     path("mail/preview/<str:kind>/", mail.mail_preview, name="mail_preview"),

@@ -8,7 +8,7 @@ from django.db import connection
 from games import services
 from games.engine import GameState, Rules
 from games.errors import GameError, StaleVersion
-from games.models import Move
+from games.models import Move, Rating, RatingChange
 from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
 
@@ -101,3 +101,16 @@ def test_joins_racing_for_the_last_seat_seat_exactly_one():
     assert sum(not isinstance(r, Exception) for r in results) == 1
     assert all(isinstance(r, GameError) for r in results if isinstance(r, Exception))
     assert game.seats.count() == 2
+
+
+def test_games_ending_at_once_with_a_newcomer_in_common_both_rate_them(settings):
+    """Two games end at the same moment, both with a player who has no rating yet: one game
+    creates the row, the other waits for it, and both count (games/ratings.py)."""
+    settings.RATING_MIN_ROUNDS = 0
+    newcomer = UserFactory()
+    games = [started_game([newcomer, UserFactory()]) for _ in range(4)]
+    losers = [game.seats.exclude(user=newcomer).get().user for game in games]
+    results = race(4, lambda i: services.game_resign(game_id=games[i].pk, user=losers[i]))
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert RatingChange.objects.filter(user=newcomer).count() == 4
+    assert Rating.objects.get(user=newcomer).games == 4

@@ -236,3 +236,8 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Ratings (games/ratings.py): a game ended early is rated once this many rounds were played; the
+# leaderboard lists players with at least this many rated games.
+RATING_MIN_ROUNDS = int(os.environ.get("RATING_MIN_ROUNDS", "1"))
+LEADERBOARD_MIN_GAMES = int(os.environ.get("LEADERBOARD_MIN_GAMES", "5"))

@@ -4,5 +4,6 @@
 - invitations.py: inviting, accepting, declining, rematches;
 - clock.py: "I'm back" and vacations;
 - mail.py: the one-click unsubscribe and email previews;
+- ratings.py: the leaderboard and a player's page;
 - health.py: /healthz.
 """

@@ -1,0 +1,90 @@
+"""The leaderboard and a player's page (games/views/ratings.py, games/selectors/ratings.py)."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from games.models import Rating
+from tests.factories import UserFactory, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def rated_players(count, *, games=5, start=0.0):
+    """`count` players with a rating, strongest first (their ordinals fall one by one)."""
+    users = [UserFactory() for _ in range(count)]
+    Rating.objects.bulk_create(
+        Rating(user=user, mu=25 + start - i, sigma=1.0, ordinal=22 + start - i, games=games)
+        for i, user in enumerate(users)
+    )
+    return users
+
+
+def get(client, name, *args, **params):
+    client.force_login(UserFactory())
+    response = client.get(reverse(name, args=args), params)
+    return response
+
+
+def test_the_leaderboard_lists_players_with_enough_rated_games_strongest_first(client, settings):
+    settings.LEADERBOARD_MIN_GAMES = 5
+    strong, weak = rated_players(2)
+    (newcomer,) = rated_players(1, games=4, start=10)
+    page = get(client, "leaderboard").content.decode()
+    assert page.index(strong.display_name) < page.index(weak.display_name)
+    assert newcomer.display_name not in page
+    assert "@example.com" not in page
+    assert f'href="{reverse("player", args=[strong.username])}"' in page
+    assert 'href="/leaderboard/"' in page  # the top bar
+
+
+def test_the_leaderboard_comes_twenty_a_page_and_junk_pages_are_never_a_500(client):
+    users = rated_players(23)
+    first = get(client, "leaderboard").content.decode()
+    assert users[19].display_name in first and users[20].display_name not in first
+    assert "Page 1 of 2" in first
+    second = get(client, "leaderboard", page="2").content.decode()
+    assert users[20].display_name in second and users[0].display_name + "<" not in second
+    for junk in ("abc", "-1", "0", "99999", "1.5", "\uff12", "9" * 400):
+        assert get(client, "leaderboard", page=junk).status_code == 200
+
+
+@pytest.mark.queries
+def test_the_leaderboard_runs_a_fixed_number_of_queries(client):
+    counts = []
+    for more in (3, 60):
+        rated_players(more, start=more)
+        client.force_login(UserFactory())
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse("leaderboard"), {"page": "2"}).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1] <= 5, counts
+
+
+def test_a_player_page_shows_the_rating_history_as_a_chart_and_a_table(client, settings):
+    settings.RATING_MIN_ROUNDS = 0
+    me, other = UserFactory(), UserFactory()
+    for loser in (other, me, other):
+        game = started_game([me, other])
+        services.game_resign(game_id=game.pk, user=loser)
+    page = get(client, "player", me.username).content.decode()
+    svg = re.search(r"<svg[^>]*>.*?</svg>", page, re.S).group(0)
+    assert 'viewBox="0 0 600 200"' in svg and 'width="100%"' in svg
+    assert f'<title id="chart-title">Rating history of {me.display_name}</title>' in svg
+    assert "Over the latest 3 rated games" in svg
+    assert len(re.search(r'points="([^"]*)"', svg).group(1).split()) == 3
+    assert "style=" not in page.split("<main", 1)[-1] and "<script>" not in page
+    assert page.count(reverse("game", args=[game.pk])) == 1  # the history table
+    assert "Rating" in page and "after 3 rated games" in page
+    assert me.email not in page
+
+
+def test_a_player_without_rated_games_and_an_unknown_player(client):
+    me = UserFactory()
+    assert "No rated games yet." in get(client, "player", me.username).content.decode()
+    assert get(client, "player", "nobody-at-all").status_code == 404
+    assert get(client, "player", "\x00").status_code == 404

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0005_seat_finished_at'),
+        ('games', '0006_notification_timed_out_dropped'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -27,5 +27,12 @@ class SignupForm(UserCreationForm):
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = Preferences
-        fields = ("turn_mail", "turn_mail_while_watching", "reminders", "invitations", "game_over")
+        fields = (
+            "turn_mail",
+            "turn_mail_while_watching",
+            "reminders",
+            "invitations",
+            "game_over",
+            "profile_hidden",
+        )
         widgets = {"turn_mail": forms.RadioSelect}

@@ -40,7 +40,8 @@ VACATION_DAYS_PER_YEAR = 14
 
 
 class Preferences(models.Model):
-    """What mail a player wants, and their vacation bank. No row means the defaults."""
+    """What mail a player wants, whether their player page is public, and their vacation bank.
+    No row means the defaults."""
 
     class TurnMail(models.TextChoices):
         EACH = "each", _("An email each time it is my turn")
@@ -66,6 +67,13 @@ class Preferences(models.Model):
         _("game-over summaries with the scoresheet"),
         default=True,
         help_text=_("Also: when you are dropped from a game for running out of time."),
+    )
+    profile_hidden = models.BooleanField(
+        _("hide my player page"),
+        default=False,
+        help_text=_(
+            "Then only you and the players who shared a game with you see your statistics."
+        ),
     )
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=VACATION_DAYS_PER_YEAR

@@ -31,6 +31,7 @@ PREFERENCE_FIELDS = (
     "reminders",
     "invitations",
     "game_over",
+    "profile_hidden",
 )
 
 

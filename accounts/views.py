@@ -48,7 +48,7 @@ def notification_preferences(request):
     if request.method == "POST":
         if form.is_valid():
             preferences_update(user=request.user, **form.cleaned_data)
-            messages.success(request, _("Your email preferences are saved."))
+            messages.success(request, _("Your settings are saved."))
             return redirect("notification_preferences")
         return render(request, "accounts/preferences.html", {"form": form}, status=400)
     return render(request, "accounts/preferences.html", {"form": form})

@@ -172,6 +172,12 @@ class Seat(models.Model):
     def __str__(self) -> str:
         return f"{self.game} seat {self.index}"
 
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot plays this seat: a bot's own, one on autopilot, or one given up (resigned or
+        dropped). The sweep's query for the same fact is deadlines.due's bot_to_move."""
+        return self.user.is_bot or self.autopilot or self.resigned
+
 
 class Invitation(models.Model):
     """The host asked a player to a game, by name or email. One row per name the host typed,

@@ -175,11 +175,9 @@ def game_start(*, game_id: int, user: User) -> Game:
 
 def bot_kind_of(seat: Seat) -> str | None:
     """The bot that plays this seat: a bot account's kind, or 'easy' on autopilot / resigned."""
-    if seat.user.is_bot:
-        return seat.user.bot_kind.split("-")[0]
-    if seat.autopilot or seat.resigned:
-        return "easy"
-    return None
+    if not seat.played_by_bot:
+        return None
+    return seat.user.bot_kind.split("-")[0] if seat.user.is_bot else "easy"
 
 
 @transaction.atomic

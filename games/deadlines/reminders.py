@@ -21,7 +21,7 @@ def reminders_queue(*, game_id: int, now: datetime) -> int:
     if game.status != Game.Status.ACTIVE or game.deadline is None or game.deadline <= now:
         return 0
     seat = game.seats.select_related("user").get(index=game.to_move_seat)
-    if seat.user.is_bot or seat.autopilot or seat.resigned:
+    if seat.played_by_bot:
         return 0
     pauses = vacation_pauses(seat.user_id, game.turn_started_at)
     per_move = time_per_move(game.time_per_move_days)

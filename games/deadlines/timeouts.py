@@ -31,7 +31,7 @@ def turn_time_out(*, game_id: int, now: datetime, report: SweepReport | None = N
     if game.status != Game.Status.ACTIVE or game.deadline is None or game.to_move_seat is None:
         return False
     seat = game.seats.select_related("user").get(index=game.to_move_seat)
-    if seat.user.is_bot or seat.autopilot or seat.resigned:
+    if seat.played_by_bot:
         return False
     # The truth is the clock with today's vacations (one may have been booked since).
     deadline = turn_deadline(game=game, seat_index=seat.index, start=game.turn_started_at)

@@ -114,8 +114,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         "my_turn": my_turn,
         "to_move_name": names[to_move] if to_move is not None else None,
         # A bot answers in seconds: the table looks again sooner while one is to move.
-        "bot_to_move": to_move is not None
-        and (seats[to_move].user.is_bot or seats[to_move].autopilot or seats[to_move].resigned),
+        "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
         "rules_summary": rules_summary(view.rules),
     }
 

@@ -67,13 +67,18 @@ def game_new(request):
     return render(request, "games/new.html", {"form": form})
 
 
-def _invite_of(request, game) -> str | None:
-    return request.GET.get("invite") or request.session.get(f"invite-{game.pk}")
+def _invite_key(game_id: int) -> str:
+    """Where the session keeps the invitation code a visitor followed to this game."""
+    return f"invite-{game_id}"
+
+
+def _invite_of(request, game_id: int) -> str | None:
+    return request.GET.get("invite") or request.session.get(_invite_key(game_id))
 
 
 def _require_watchable(request, game, seat) -> None:
     """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
-    if not viewer.can_watch(game, seat, _invite_of(request, game)):
+    if not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
         raise Http404(_("There is no such game."))
 
 
@@ -162,7 +167,7 @@ def invite(request, code):
     game = Game.objects.filter(invite_code=code[:20]).first()
     if game is None:
         raise Http404(_("This invitation link is not valid."))
-    request.session[f"invite-{game.pk}"] = code
+    request.session[_invite_key(game.pk)] = code
     return redirect("game", game_id=game.pk)
 
 
@@ -183,7 +188,7 @@ def _act(request, game_id, service, **kwargs):
         service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
-        if game is None or not viewer.can_watch(game, seat, _invite_of(request, game)):
+        if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
             return _render_error(request, error.message, status=error.status)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
@@ -227,8 +232,7 @@ def _post(service):
 @require_POST
 def game_join(request, game_id):
     """Take a seat; a private game's invitation link, once followed, is kept in the session."""
-    invite_code = request.session.get(f"invite-{game_id}")
-    return _act(request, game_id, services.game_join, invite_code=invite_code)
+    return _act(request, game_id, services.game_join, invite_code=_invite_of(request, game_id))
 
 
 game_leave = _post(services.game_leave)

@@ -54,6 +54,7 @@ $(VENV)/.bench-installed: $(STAMP)
 bench: $(VENV)/.bench-installed
 	$(PY) -m games.engine.bench
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
+	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
 
 clean:
 	rm -rf $(VENV) var

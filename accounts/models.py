@@ -113,3 +113,8 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.user_id}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+def display_name(user: User) -> str:
+    """How allauth names a player in its pages and messages (ACCOUNT_USER_DISPLAY)."""
+    return user.name

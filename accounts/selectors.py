@@ -1,5 +1,8 @@
 """Reads for accounts."""
 
+from allauth.account.models import EmailAddress
+from django.db.models import Exists, OuterRef
+
 from .models import Preferences, User
 
 
@@ -7,3 +10,21 @@ def preferences_of(user: User) -> Preferences:
     """The player's preferences; the defaults (unsaved) for a player who never changed them."""
     preferences = Preferences.objects.filter(user_id=user.pk).first()
     return preferences or Preferences(user=user)
+
+
+def verified_email(user: User) -> str:
+    """The address mail about games may go to: the account's email once it is verified, else ''.
+    (An address changed in settings replaces this one only when the new one is verified.)"""
+    if not user.email:
+        return ""
+    verified = EmailAddress.objects.filter(user_id=user.pk, email__iexact=user.email, verified=True)
+    return user.email if verified.exists() else ""
+
+
+def has_verified_email() -> Exists:
+    """For a query over users: their account email is verified."""
+    return Exists(
+        EmailAddress.objects.filter(
+            user_id=OuterRef("pk"), email__iexact=OuterRef("email"), verified=True
+        )
+    )

@@ -1,11 +1,9 @@
-from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from . import views
 
 urlpatterns = [
-    path("login/", auth_views.LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("signup/", views.signup, name="signup"),
     path("notifications/", views.notification_preferences, name="notification_preferences"),
+    # Sign-up, login, logout, email verification and change, password change and reset.
+    path("", include("allauth.urls")),
 ]

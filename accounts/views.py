@@ -1,45 +1,11 @@
 from django.contrib import messages
-from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .forms import PreferencesForm, SignupForm
+from .forms import PreferencesForm
 from .selectors import preferences_of
 from .services import preferences_update
-
-
-def _next_url(request) -> str:
-    """Where to go after signing up: the page that sent the visitor here, if it is ours."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    safe = url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    )
-    return target if safe else reverse("home")
-
-
-def signup(request):
-    if request.user.is_authenticated:
-        return redirect(_next_url(request))
-    form = SignupForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            user = form.save()
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, _("Welcome, %(name)s!") % {"name": user.name})
-            if not user.email:
-                messages.warning(
-                    request,
-                    _("You gave no email address, so no email will tell you when it is your turn."),
-                )
-            return redirect(_next_url(request))
-        status = 400
-    else:
-        status = 200
-    context = {"form": form, "next": request.POST.get("next") or request.GET.get("next", "")}
-    return render(request, "accounts/signup.html", context, status=status)
 
 
 @login_required

@@ -56,7 +56,10 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
     if game.invitations.count() >= MAX_INVITATIONS_PER_GAME:
         raise GameError(_("This game has sent all the invitations it may."), status=429)
     invitee = (
-        User.objects.filter(Q(username__iexact=who) | Q(email__iexact=who))
+        User.objects.filter(
+            Q(username__iexact=who)
+            | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
+        )
         .filter(is_bot=False, is_active=True)
         .exclude(pk=user.pk)
         .order_by("pk")

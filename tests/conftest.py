@@ -54,6 +54,15 @@ def seeded_games(request, monkeypatch):
     monkeypatch.setattr(field, "_get_default", seed_for_test)  # the field caches its default
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(request, monkeypatch):
+    """Each test counts its own logins and sign-ups: allauth keeps its rate limits in the cache,
+    which (Redis) outlives a test, so each test gets its own key prefix there."""
+    from django.core.cache import caches
+
+    monkeypatch.setattr(caches["default"], "key_prefix", f"t{abs(hash(request.node.nodeid))}")
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield

@@ -12,6 +12,7 @@ id (tests/seeds.py, through Game.seed's default in tests/conftest.py), so that i
 """
 
 import factory
+from allauth.account.models import EmailAddress
 from django.db import transaction
 from django.utils import timezone
 
@@ -31,6 +32,15 @@ class UserFactory(factory.django.DjangoModelFactory):
     display_name = factory.Sequence(lambda n: f"Player {n}")
     email = factory.LazyAttribute(lambda u: f"{u.username}@example.com")
     password = factory.django.Password("correct horse battery")
+
+    @factory.post_generation
+    def verified(user, create, extracted, **kwargs):
+        """The address is confirmed (mail about games goes only to a verified address);
+        UserFactory(verified=False) for one that is not."""
+        if create and user.email:
+            EmailAddress.objects.create(
+                user=user, email=user.email.lower(), primary=True, verified=extracted is not False
+            )
 
 
 def _start(game: Game, create: bool, extracted, **kwargs) -> None:

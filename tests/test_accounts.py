@@ -1,11 +1,35 @@
+"""Accounts (django-allauth and accounts/): sign-up with a verified address, login by username or
+email, logout, password reset and change, a changed address used only once verified, guessing
+refused with 429 before any password is hashed, and older accounts carried over."""
+
+import re
+from importlib import import_module
+
 import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
 from django.db import IntegrityError
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.selectors import verified_email
 from accounts.services import BOT_ACCOUNTS, bots_ensure
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery"
+
+
+def signup(client, **fields):
+    data = {"username": "ada", "display_name": "Ada L.", "email": "ada@example.com",
+            "password1": "a long enough pass 42", "password2": "a long enough pass 42"}  # fmt: skip
+    data.update(fields)
+    return client.post(reverse("account_signup"), data)
+
+
+def link_in(message) -> str:
+    return re.search(r"https?://\S+/accounts/\S+/", message.body).group(0)
 
 
 def test_bots_ensure_is_idempotent_and_bots_cannot_log_in():
@@ -21,34 +45,38 @@ def test_a_bot_kind_is_required_exactly_for_bots():
         User.objects.create(username="halfbot", is_bot=True, bot_kind="")
 
 
-def test_signup_logs_in_and_shows_display_name(client):
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "ada",
-            "display_name": "Ada L.",
-            "email": "ada@example.com",
-            "password1": "a long enough pass 42",
-            "password2": "a long enough pass 42",
-        },
-        follow=True,
-    )
-    assert response.status_code == 200
-    assert "Ada L." in response.content.decode()
-    assert User.objects.get(username="ada").display_name == "Ada L."
+def test_signup_logs_in_sends_a_link_and_the_link_verifies_the_address(client):
+    response = signup(client)
+    assert response.status_code == 302
+    ada = User.objects.get(username="ada")
+    assert ada.display_name == "Ada L." and ada.email == "ada@example.com"
+    assert "Ada L." in client.get(reverse("home")).content.decode()  # logged in, named
+    assert verified_email(ada) == ""  # no mail about games before the address is confirmed
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ada@example.com"]
+    confirm = link_in(mail.outbox[0])
+    page = client.get(confirm)
+    assert page.status_code == 200 and "ada@example.com" in page.content.decode()
+    assert client.post(confirm).status_code == 302
+    assert verified_email(ada) == "ada@example.com"
 
 
-def test_signup_with_junk_is_a_400_that_creates_nobody(client):
-    response = client.post(reverse("signup"), {"username": "", "password1": "x", "password2": "y"})
+def test_signup_needs_an_email_and_junk_is_a_400_that_creates_nobody(client):
+    assert signup(client, email="").status_code == 400
+    response = client.post(reverse("account_signup"), {"username": "", "password1": "x"})
     assert response.status_code == 400
     assert not User.objects.exists()
 
 
+def test_an_address_or_a_username_already_taken_is_refused(client):
+    UserFactory(username="taken", email="taken@example.com")
+    assert signup(client, email="Taken@Example.com").status_code == 400
+    assert signup(client, username="taken", email="new@example.com").status_code == 400
+    assert User.objects.count() == 1
+
+
 @pytest.mark.parametrize("name", ["Ada\nLovelace", "Ada\rL", "Ada\x00", "Ada\u2028L", "\u202eadA"])
 def test_a_display_name_with_a_line_break_or_control_character_is_refused(client, name):
-    data = {"username": "ada", "display_name": name, "password1": "correct horse battery",
-            "password2": "correct horse battery"}  # fmt: skip
-    response = client.post(reverse("signup"), data)
+    response = signup(client, display_name=name)
     assert response.status_code == 400 and "no line breaks" in response.content.decode()
     assert not User.objects.exists()
 
@@ -58,3 +86,103 @@ def test_one_line_folds_what_older_names_may_hold():
 
     assert one_line("Ada\nLove\tlace\u2028 ") == "Ada Love lace"
     assert one_line("Zoë 🂡") == "Zoë 🂡"
+
+
+@pytest.mark.parametrize("by", ["username", "email", "EMAIL"])
+def test_login_by_username_or_email_then_logout(client, by):
+    user = UserFactory(email="Bea@Example.com")
+    login = {"username": user.username, "email": "bea@example.com", "EMAIL": "BEA@example.COM"}
+    response = client.post(reverse("account_login"), {"login": login[by], "password": PASSWORD})
+    assert response.status_code == 302
+    assert client.get(reverse("home")).context["user"] == user
+    assert client.post(reverse("account_logout")).status_code == 302
+    assert not client.get(reverse("home")).context["user"].is_authenticated
+
+
+def test_a_wrong_password_is_a_400_with_a_message(client):
+    user = UserFactory()
+    response = client.post(reverse("account_login"), {"login": user.username, "password": "no"})
+    assert response.status_code == 400
+    assert "not correct" in response.content.decode()
+
+
+def test_guessing_is_refused_with_429_even_for_the_right_password(client):
+    """Five failures for one account in five minutes, then every try is refused before the
+    password is checked (so before any hashing): the right password too, until the limit ends."""
+    user = UserFactory()
+    for attempt in range(5):
+        response = client.post(
+            reverse("account_login"), {"login": user.username, "password": f"guess {attempt}"}
+        )
+        assert response.status_code == 400
+    refused = client.post(reverse("account_login"), {"login": user.username, "password": PASSWORD})
+    assert refused.status_code == 429
+    assert "Too many failed login attempts" in refused.content.decode()
+    assert not client.get(reverse("home")).context["user"].is_authenticated
+    other = UserFactory()  # another account, from the same address, is still let in
+    data = {"login": other.username, "password": PASSWORD}
+    assert client.post(reverse("account_login"), data).status_code == 302
+
+
+def test_password_reset_by_mail_sets_a_new_password(client):
+    user = UserFactory()
+    response = client.post(reverse("account_reset_password"), {"email": user.email})
+    assert response.status_code == 302 and len(mail.outbox) == 1
+    key_url = link_in(mail.outbox[0])
+    form_url = client.get(key_url)["Location"]  # the key moves from the URL into the session
+    new = "another long pass phrase 7"
+    response = client.post(form_url, {"password1": new, "password2": new})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+
+
+def test_password_reset_for_an_unknown_address_tells_nothing(client):
+    UserFactory(email="real@example.com")
+    response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    assert response.status_code == 302  # the same answer as for a known address
+    assert "real@example.com" not in str([m.to for m in mail.outbox])
+
+
+def test_change_password_keeps_the_player_logged_in(client):
+    user = UserFactory()
+    client.force_login(user)
+    new = "a fresh pass phrase 3"
+    data = {"oldpassword": PASSWORD, "password1": new, "password2": new}
+    assert client.post(reverse("account_change_password"), data).status_code == 302
+    user.refresh_from_db()
+    assert user.check_password(new)
+    assert client.get(reverse("home")).context["user"] == user
+
+
+def test_a_new_address_is_used_only_once_verified(client):
+    user = UserFactory(email="old@example.com")
+    client.force_login(user)
+    response = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert verified_email(user) == "old@example.com"  # mail still goes to the old address
+    confirm = link_in(mail.outbox[-1])
+    assert mail.outbox[-1].to == ["new@example.com"]
+    client.post(confirm)
+    user.refresh_from_db()
+    assert user.email == "new@example.com" and verified_email(user) == "new@example.com"
+    assert not EmailAddress.objects.filter(email="old@example.com").exists()
+
+
+def test_older_accounts_get_their_address_carried_over_by_the_migration():
+    """The data migration: an address in use becomes the primary, verified address; a second
+    account with the same address must confirm it; no address, nothing."""
+    migration = import_module("accounts.migrations.0006_email_addresses")
+    from django.apps import apps
+
+    first = UserFactory(email="same@example.com", verified=None)
+    EmailAddress.objects.all().delete()
+    second = User.objects.create_user("second", "same@example.com", PASSWORD)
+    without = User.objects.create_user("without", "", PASSWORD)
+    migration.addresses_create(apps, None)
+    rows = {e.user_id: e for e in EmailAddress.objects.all()}
+    assert rows[first.pk].verified and rows[first.pk].primary
+    assert not rows[second.pk].verified
+    assert without.pk not in rows
+    assert verified_email(first) == "same@example.com" and verified_email(second) == ""

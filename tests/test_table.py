@@ -172,10 +172,10 @@ def test_a_logged_out_reader_logs_in_and_lands_on_the_game(client, public, name)
     url = reverse(name, args=[game.pk])
     response = client.get(url)
     assert response.status_code == 302
-    assert response["Location"] == f"{reverse('login')}?next={url.replace('/', '%2F')}"
+    assert response["Location"] == f"{reverse('account_login')}?next={url.replace('/', '%2F')}"
     login = client.post(
         response["Location"],
-        {"username": users[1].username, "password": "correct horse battery", "next": url},
+        {"login": users[1].username, "password": "correct horse battery", "next": url},
     )
     assert login.status_code == 302 and login["Location"] == url
 
@@ -183,13 +183,13 @@ def test_a_logged_out_reader_logs_in_and_lands_on_the_game(client, public, name)
 def test_an_htmx_poll_after_the_session_ended_navigates_to_the_login(client, duel):
     game, _by_seat = duel
     response = client.get(reverse("game_table", args=[game.pk]), {"v": 0}, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and reverse("login") in response["HX-Redirect"]
+    assert response.status_code == 200 and reverse("account_login") in response["HX-Redirect"]
 
 
 def test_the_log_in_link_comes_back_to_the_page(client):
     game = services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2)
     html = page(client, "game", game).content.decode()
-    login = f'href="{reverse("login")}?next={reverse("game", args=[game.pk])}"'
+    login = f'href="{reverse("account_login")}?next={reverse("game", args=[game.pk])}"'
     assert f"<a {login}>Log in</a>" in html  # the bar's own link, not only the page's button
 
 
@@ -269,12 +269,13 @@ def test_the_table_looks_again_every_second_while_a_bot_is_to_move(client):
 def test_signing_up_from_a_link_comes_back_to_it(client):
     game = services.game_create(creator=UserFactory(), rules=Rules(), seat_count=2)
     url = reverse("game", args=[game.pk])
-    login = client.get(reverse("login"), {"next": url}).content.decode()
-    assert "Log in to go on" in login and f"signup/?next={url}" in login
+    login = client.get(reverse("account_login"), {"next": url}).content.decode()
+    assert "Log in to go on" in login and f"signup/?next={url.replace('/', '%2F')}" in login
     password = "correct horse battery"
-    data = {"username": "newbie", "password1": password, "password2": password, "next": url}
-    response = client.post(reverse("signup"), data)
+    data = {"username": "newbie", "email": "newbie@example.com", "password1": password,
+            "password2": password, "next": url}  # fmt: skip
+    response = client.post(reverse("account_signup"), data)
     assert response.status_code == 302 and response["Location"] == url
     client.logout()
-    data["username"], data["next"] = "other", "https://elsewhere.example/"
-    assert client.post(reverse("signup"), data)["Location"] == reverse("home")
+    data.update(username="other", email="other@example.com", next="https://elsewhere.example/")
+    assert client.post(reverse("account_signup"), data)["Location"] == reverse("home")

@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.models import Preferences, User
+from accounts.selectors import has_verified_email
 
 from ..models import Game, Notification, Seat
 from ..oncommit import enqueue_now, enqueue_on_commit
@@ -125,7 +126,7 @@ def digests_queue(*, now: datetime | None = None) -> int:
         User.objects.filter(
             preferences__turn_mail=Preferences.TurnMail.DIGEST, is_bot=False, is_active=True
         )
-        .exclude(email="")
+        .filter(has_verified_email())
         .filter(Exists(games_waiting_on(OuterRef("pk"))))
     )
     sent_today = Notification.objects.filter(

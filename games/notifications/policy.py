@@ -12,7 +12,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.models import Preferences, User
-from accounts.selectors import preferences_of
+from accounts.selectors import preferences_of, verified_email
 
 from ..models import Game, Invitation, Notification, Seat
 from ..selectors.lists import games_waiting_on
@@ -62,7 +62,7 @@ def wants(preferences: Preferences, kind: str) -> bool:
 
 def unwanted_reason(user: User, kind: str) -> str:
     """Why this player gets no mail of this kind ('' if they do)."""
-    if user.is_bot or not user.is_active or not user.email:
+    if user.is_bot or not user.is_active or not verified_email(user):
         return "no_address"
     if not wants(preferences_of(user), kind):
         return "preference"

@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.db.models import F, Sum
 
 from accounts.models import User
+from accounts.selectors import verified_email
 
 from ..engine import Rules
 from ..models import Game, Invitation, RoundScore, Seat
@@ -76,7 +77,7 @@ def dashboard(user: User, page: str | None = None) -> dict:
         ],
         "finished": [rows[s.pk] for s in finished.object_list],
         "finished_page": finished,
-        "no_email": not user.email,
+        "mail_address": verified_email(user),
     }
 
 

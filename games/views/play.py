@@ -92,7 +92,7 @@ def _viewable_game(request, game_id):
 
 def _to_login(request, next_path: str):
     """To the login page, and back to `next_path` after it (an HTMX request navigates)."""
-    url = f"{reverse('login')}?{urlencode({'next': next_path})}"
+    url = f"{reverse('account_login')}?{urlencode({'next': next_path})}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 

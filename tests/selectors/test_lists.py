@@ -113,23 +113,15 @@ def test_the_dashboard_runs_a_fixed_number_of_queries_and_never_reads_the_state(
     assert counts[1] <= 12
 
 
-def test_signing_up_without_an_email_says_no_turn_mail_will_come(client):
-    form = client.get(reverse("signup")).content.decode()
-    assert "Without one, no email will tell you when it is your turn." in form
-    response = client.post(
-        reverse("signup"),
-        {
-            "username": "nomail",
-            "password1": "a long pass phrase 9",
-            "password2": "a long pass phrase 9",
-        },
-        follow=True,
-    )
-    html = response.content.decode()
-    assert response.status_code == 200
-    assert "no email will tell you when it is your turn" in html  # the message and the line
-    assert html.count("no email will tell you when it is your turn") == 2
-    later = client.get(reverse("home")).content.decode()
-    assert later.count("no email will tell you when it is your turn") == 1
-    with_mail = UserFactory()
-    assert "no email will tell you" not in dashboard(client, with_mail)
+def test_the_dashboard_says_when_no_turn_mail_can_come(client):
+    """An older account without an address, and a new one whose address is not yet confirmed,
+    are told that no mail will call them; a confirmed address hears nothing of it."""
+    no_address = UserFactory(email="")
+    assert "You have given no email address" in dashboard(client, no_address)
+    unconfirmed = UserFactory(verified=False)
+    html = dashboard(client, unconfirmed)
+    assert f"Confirm your address {unconfirmed.email}" in html
+    assert "Send the link again" in html
+    confirmed = UserFactory()
+    html = dashboard(client, confirmed)
+    assert "Confirm your address" not in html and "no email address" not in html

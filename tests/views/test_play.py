@@ -118,7 +118,7 @@ def test_out_of_turn_and_strangers_are_refused(client, duel):
     assert response.status_code == 403
     client.logout()
     response = post(client, "move_draw", game, {"source": "stock", "version": 0})
-    assert response.status_code == 302 and reverse("login") in response["Location"]
+    assert response.status_code == 302 and reverse("account_login") in response["Location"]
     assert not Move.objects.filter(game=game).exists()
 
 

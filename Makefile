@@ -15,7 +15,7 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test lint format bench venv migrate clean
+.PHONY: run test lint format bench venv migrate clean translations messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
@@ -28,15 +28,24 @@ $(STAMP): $(PY) pyproject.toml
 
 venv: $(STAMP)
 
+# Catalogues compiled in Python (no GNU gettext needed to set up); `make messages` (which does need
+# it) refreshes every catalogue from the code and templates, keeping what is translated.
+translations: $(STAMP)
+	@$(PY) -m config.translations
+
+messages: $(STAMP)
+	$(PY) manage.py makemessages $(foreach l,id cs is hu nl,-l $(l)) --no-location --no-obsolete \
+	  --ignore '.venv/*' --ignore 'var/*' --ignore 'tests/*' --ignore 'build/*'
+
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
-run: $(STAMP)
+run: $(STAMP) translations
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py ensure_bots
 	$(PY) manage.py serve
 
-test: $(STAMP)
+test: $(STAMP) translations
 	$(PY) -m pytest
 
 lint: $(STAMP)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, pgettext_lazy
 
 from .engine import Rules
 from .engine.cards import Card
@@ -20,7 +20,11 @@ SUIT_NAMES = {
     "D": gettext_noop("diamonds"),
     "C": gettext_noop("clubs"),
 }
-RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
+# The letter in a card's corner, as decks of each language print it (pgettext: "card corner").
+RANK_NAMES = {
+    1: pgettext_lazy("card corner: ace", "A"), 11: pgettext_lazy("card corner: jack", "J"),
+    12: pgettext_lazy("card corner: queen", "Q"), 13: pgettext_lazy("card corner: king", "K"),
+}  # fmt: skip
 RANK_WORDS = {
     1: gettext_noop("ace"), 11: gettext_noop("jack"), 12: gettext_noop("queen"),
     13: gettext_noop("king"),
@@ -48,7 +52,7 @@ class CardInfo:
 def card_info(card: Card, wild_rank: int | None = None) -> CardInfo:
     if card.is_joker:
         return CardInfo(card.token, "JK", "J", "★", False, True, "JK★", _("joker, wild"))
-    rank = RANK_NAMES.get(card.rank, str(card.rank))
+    rank = str(RANK_NAMES.get(card.rank, card.rank))
     symbol = SUIT_SYMBOLS[card.suit]
     spoken_rank = _(RANK_WORDS[card.rank]) if card.rank in RANK_WORDS else rank
     name = _("%(rank)s of %(suit)s") % {"rank": spoken_rank, "suit": _(SUIT_NAMES[card.suit])}

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import dj_database_url
 from django.utils.csp import CSP
-from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -142,7 +141,18 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English"))]
+# Each language named in itself, so a reader finds theirs whatever the page's language. The
+# catalogues are locale/<code>/LC_MESSAGES/django.po, compiled by `python -m config.translations`
+# (make run and make test do it; `make messages` refreshes them from the code).
+LANGUAGES = [
+    ("en", "English"),
+    ("id", "Bahasa Indonesia"),
+    ("cs", "Čeština"),
+    ("is", "Íslenska"),
+    ("hu", "Magyar"),
+    ("nl", "Nederlands"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

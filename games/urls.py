@@ -1,11 +1,13 @@
 from django.urls import path
 
-from .views import clock, health, invitations, mail, play, ratings
+from .views import clock, health, invitations, learn, mail, play, ratings
 
 urlpatterns = [
     path("", play.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("lobby/", play.lobby, name="lobby"),
+    path("how-to-play/", learn.how_to_play, name="how_to_play"),
+    path("practice/", learn.practice_start, name="practice_start"),
     path("games/new/", play.game_new, name="game_new"),
     path("invite/<slug:code>/", play.invite, name="invite"),
     path("games/<int:game_id>/", play.game_detail, name="game"),

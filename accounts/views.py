@@ -6,9 +6,10 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 
-from .forms import PreferencesForm, SignupForm
+from .forms import PreferencesForm, ProfileForm, SignupForm
+from .models import User
 from .selectors import preferences_of
-from .services import preferences_update
+from .services import preferences_update, profile_update
 
 
 def _next_url(request) -> str:
@@ -44,11 +45,26 @@ def signup(request):
 
 @login_required
 def notification_preferences(request):
-    form = PreferencesForm(request.POST or None, instance=preferences_of(request.user))
-    if request.method == "POST":
+    """The settings page: two forms, the profile (name, time zone, language) and the email
+    preferences; the POST says which one it saves (`section`)."""
+    user = request.user
+    section = request.POST.get("section", "preferences") if request.method == "POST" else None
+    # The profile form works on a copy: a refused change must not show in the page's header.
+    profile = User.objects.get(pk=user.pk)
+    forms = {
+        "profile": ProfileForm(request.POST if section == "profile" else None, instance=profile),
+        "preferences": PreferencesForm(
+            request.POST if section == "preferences" else None, instance=preferences_of(user)
+        ),
+    }
+    save = {"profile": profile_update, "preferences": preferences_update}
+    status = 200
+    if section in forms:
+        form = forms[section]
         if form.is_valid():
-            preferences_update(user=request.user, **form.cleaned_data)
+            save[section](user=user, **form.cleaned_data)
             messages.success(request, _("Your settings are saved."))
             return redirect("notification_preferences")
-        return render(request, "accounts/preferences.html", {"form": form}, status=400)
-    return render(request, "accounts/preferences.html", {"form": form})
+        status = 400
+    context = {"form": forms["preferences"], "profile_form": forms["profile"]}
+    return render(request, "accounts/preferences.html", context, status=status)

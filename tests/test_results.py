@@ -39,7 +39,7 @@ def test_rebuild_stats_finds_the_numbers_stored_as_the_games_went(settings):
     going = started_game([c, a])
     play_rounds(going, 2)  # still in play: its rounds count in the statistics
     before = stored()
-    rounds, seats, (ratings, changes) = before
+    rounds, _seats, (_ratings, changes) = before
     assert {row[0] for row in rounds} == {whole.pk, partly.pk, going.pk}
     assert len(changes) == 2 + 3
     # Wipe what the services stored, then rebuild it from the moves.

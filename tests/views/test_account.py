@@ -58,7 +58,7 @@ def test_deleting_asks_for_the_password_and_only_a_post_deletes(client):
 
 
 def test_deleting_an_account_forgets_the_person_and_keeps_the_games(client, every_game_rated):
-    me, a, b, playing, hosting, finished, waiting = leaving_player()
+    me, a, _b, playing, hosting, finished, _waiting = leaving_player()
     assert Rating.objects.filter(user=me).exists()
     elsewhere = Client()
     elsewhere.force_login(me)

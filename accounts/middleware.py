@@ -1,5 +1,6 @@
 """Each player sees times in their own zone (User.time_zone, accounts/zones.py)."""
 
+from django.db import DatabaseError
 from django.utils import timezone
 
 from .zones import zone_of
@@ -10,13 +11,20 @@ class TimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            timezone.activate(zone_of(user))
-        else:
-            timezone.deactivate()
+        timezone.activate(self._zone(request))
         try:
             return self.get_response(request)
         finally:
             # The thread serves others next (and tests call views in one thread): no zone lingers.
             timezone.deactivate()
+
+    @staticmethod
+    def _zone(request):
+        """The signed-in player's zone, else UTC. Finding the player reads the database: while
+        it is down, UTC, and the view decides (/healthz answers without it; a page gets the 503)."""
+        try:
+            user = getattr(request, "user", None)
+            signed_in = user is not None and user.is_authenticated
+        except DatabaseError:
+            signed_in = False
+        return zone_of(user) if signed_in else timezone.get_default_timezone()

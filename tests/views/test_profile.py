@@ -130,8 +130,9 @@ def test_the_player_page_shows_the_viewers_record_against_the_player(client):
     client.force_login(me)
     page = client.get(reverse("player", args=[her.username])).content.decode()
     assert "You vs Her" in page
-    assert "4 finished games together" in page
-    assert '<th scope="row">Ranked higher</th><td>1</td><td>2</td>' in page
+    assert "4 finished games together." in page
+    assert '<th scope="row">You</th><td>1</td>' in page
+    assert '<th scope="row">Her</th><td>2</td>' in page
     assert "1 game with the same place." in page
     # On my own page there is no "You vs me", only the form.
     own = client.get(reverse("player", args=[me.username])).content.decode()
@@ -148,8 +149,9 @@ def test_the_head_to_head_compares_the_player_with_any_player_by_name(client):
     client.force_login(viewer)
     url = reverse("player", args=[her.username])
     page = client.get(url, {"vs": him.username}).content.decode()
-    assert "Him vs Her" in page and "1 finished game together" in page
-    assert '<th scope="row">Ranked higher</th><td>1</td><td>0</td>' in page
+    assert "Him vs Her" in page and "1 finished game together." in page
+    assert '<th scope="row">Him</th><td>1</td>' in page
+    assert '<th scope="row">Her</th><td>0</td>' in page
     missing = client.get(url, {"vs": "nobody-here"}).content.decode()
     assert "There is no other player called “nobody-here”." in missing
     Preferences.objects.create(user=him, profile_hidden=True)

@@ -51,3 +51,39 @@ def test_czech_has_three_plural_forms():
             translation.ngettext("%(t)s point", "%(t)s points", n) % {"t": n} for n in (1, 3, 7)
         }
     assert len({form.split(" ", 1)[1] for form in forms}) == 3, forms
+
+
+def test_a_players_language_follows_them_over_the_browsers_and_the_picker_stores_it(client):
+    from tests.factories import UserFactory
+
+    player = UserFactory(language="hu")
+    client.force_login(player)
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert '<html lang="hu">' in html and translated("hu", "My games") in html
+    client.post(reverse("set_language"), {"language": "is", "next": "/"})
+    player.refresh_from_db()
+    assert player.language == "is"
+    assert '<html lang="is">' in client.get(reverse("home")).content.decode()
+
+
+def test_a_new_player_keeps_the_language_they_signed_up_in(client):
+    from accounts.models import User
+
+    password = "a long enough pass 42"
+    data = {"username": "jana", "email": "jana@example.com", "password1": password,
+            "password2": password}  # fmt: skip
+    client.post(reverse("account_signup"), data, HTTP_ACCEPT_LANGUAGE="cs")
+    assert User.objects.get(username="jana").language == "cs"
+
+
+def test_mail_goes_out_in_the_recipients_language():
+    from django.core import mail
+
+    from tests.notifications.helpers import seat_to_move, send_all, two_people
+
+    game, _users = two_people()
+    to_move = seat_to_move(game).user
+    type(to_move).objects.filter(pk=to_move.pk).update(language="nl")
+    assert send_all() == ["sent"]
+    expected = translated("nl", "Your turn in game #%(n)d") % {"n": game.pk}
+    assert mail.outbox[-1].subject == expected

@@ -62,7 +62,7 @@ class ProfileForm(forms.ModelForm):
 
     class Meta:
         model = User
-        fields = ("display_name", "time_zone", "language")
+        fields = ("display_name", "time_zone", "language", "four_colour_deck")
         help_texts = {
             "display_name": _("Shown at tables and on the leaderboard; empty shows your username."),
             "language": _("For the site and its emails once they are translated."),

@@ -36,6 +36,13 @@ class User(AbstractUser):
         help_text=_("Deadlines and times on pages and in emails are shown in this zone."),
     )
     language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en")
+    # How the table looks to this player; on the user row because every page's frame reads them.
+    four_colour_deck = models.BooleanField(
+        _("four-colour deck"),
+        default=False,
+        help_text=_("Spades black, hearts red, diamonds blue, clubs green."),
+    )
+    table_tour_done = models.BooleanField(_("table tour seen"), default=False)
 
     class Meta:
         constraints = [

@@ -49,11 +49,12 @@ def preferences_update(*, user: User, **changes) -> Preferences:
     return preferences
 
 
-PROFILE_FIELDS = ("display_name", "time_zone", "language")
+PROFILE_FIELDS = ("display_name", "time_zone", "language", "four_colour_deck", "table_tour_done")
 
 
 def profile_update(*, user: User, **changes) -> User:
-    """Change the player's display name, time zone or language (validated by the model)."""
+    """Change the player's display name, time zone, language or how their table looks (validated
+    by the model)."""
     unknown = set(changes) - set(PROFILE_FIELDS)
     if unknown:
         raise ValueError(f"Not a profile field: {', '.join(sorted(unknown))}")

@@ -1,8 +1,11 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
 from .forms import PreferencesForm, ProfileForm
@@ -19,6 +22,18 @@ def language_set(request):
     if request.method == "POST" and request.user.is_authenticated and known:
         profile_update(user=request.user, language=code)
     return set_language(request)
+
+
+@login_required
+@require_POST
+def table_tour_done(request):
+    """The table's first-visit tour, dismissed for good; htmx removes it in place."""
+    profile_update(user=request.user, table_tour_done=True)
+    if request.htmx:
+        return HttpResponse("")
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+    return redirect(target if safe else "home")
 
 
 @login_required

@@ -47,3 +47,34 @@ def test_a_practice_game_starts_at_once_against_the_easy_bot(client):
     seats = list(game.seats.order_by("index").select_related("user"))
     assert seats[0].user == player and seats[1].user.is_bot and seats[1].user.bot_kind == "easy"
     assert client.get(reverse("practice_start")).status_code == 405
+
+
+def test_the_table_tour_shows_until_dismissed_for_good(client, duel):
+    game, by_seat = duel
+    player = by_seat[0]
+    client.force_login(player)
+    url = reverse("game", args=[game.pk])
+    assert "First time at the table?" in client.get(url).content.decode()
+    assert client.get(reverse("table_tour_done")).status_code == 405
+    response = client.post(reverse("table_tour_done"), {"next": url}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and response.content == b""
+    player.refresh_from_db()
+    assert player.table_tour_done
+    assert "First time at the table?" not in client.get(url).content.decode()
+    other = by_seat[1]
+    client.force_login(other)
+    response = client.post(reverse("table_tour_done"), {"next": "https://elsewhere.example/"})
+    assert response.status_code == 302 and response["Location"] == reverse("home")
+
+
+def test_a_four_colour_deck_is_a_setting_that_colours_each_suit(client, duel):
+    game, by_seat = duel
+    player = by_seat[0]
+    client.force_login(player)
+    url = reverse("game", args=[game.pk])
+    html = client.get(url).content.decode()
+    assert 'class="four-colour"' not in html and 'class="pc s' in html
+    data = {"section": "profile", "display_name": "", "time_zone": "UTC", "language": "en",
+            "four_colour_deck": "on"}  # fmt: skip
+    assert client.post(reverse("notification_preferences"), data).status_code == 302
+    assert '<body class="four-colour"' in client.get(url).content.decode()

@@ -2,7 +2,7 @@
 
 A game is fully determined by (rules, number of players, seed, actions)."""
 
-from .bots import BOTS, Bot, GreedyBot, RandomBot, get_bot, simulate_game
+from .bots import BOTS, LEVELS, Bot, EasyBot, GreedyBot, HardBot, RandomBot, get_bot, simulate_game
 from .cards import Card, make_deck, parse_card, parse_cards
 from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
 from .rules import Rules

@@ -5,6 +5,8 @@ from .models import Preferences, User
 # The bot accounts every installation has; the engine's bot registry plays them.
 BOT_ACCOUNTS = {
     "easy": "Easy Bot",
+    "medium": "Medium Bot",
+    "hard": "Hard Bot",
     "random": "Random Bot",
 }
 
@@ -32,6 +34,7 @@ PREFERENCE_FIELDS = (
     "invitations",
     "game_over",
     "profile_hidden",
+    "autopilot_level",
 )
 
 

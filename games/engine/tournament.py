@@ -39,7 +39,7 @@ def lineup_for(levels: Sequence[str], players: int, index: int) -> tuple[str, ..
 
 
 def play_game(
-    *, index: int, levels: Sequence[str], players: int, seed: str, rules: Rules, seconds: float
+    index: int, *, levels: Sequence[str], players: int, seed: str, rules: Rules, seconds: float
 ) -> GameRecord:
     seats = lineup_for(levels, players, index)
     bots = [HardBot(seconds) if name == "hard" else get_bot(name) for name in seats]

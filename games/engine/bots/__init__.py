@@ -29,10 +29,11 @@ __all__ = ["AUTOPILOT_LEVEL", "BOTS", "LEVELS", "Bot", "EasyBot", "GreedyBot", "
 __all__ += ["RandomBot", "get_bot", "simulate_game"]
 
 
-def get_bot(name: str, *, seconds: float | None = None) -> Bot:
-    """The bot called `name`; `seconds` sets the hard bot's budget per move (default 1 s)."""
-    if name == "hard" and seconds is not None:
-        return HardBot(seconds)
+def get_bot(name: str, *, seconds: float | None = None, time_cap: bool = True) -> Bot:
+    """The bot called `name`; `seconds` sets the hard bot's budget per move (default 1 s),
+    `time_cap` whether the clock may cut its search short."""
+    if name == "hard" and (seconds is not None or not time_cap):
+        return HardBot(1.0 if seconds is None else seconds, time_cap=time_cap)
     try:
         return BOTS[name]
     except KeyError:

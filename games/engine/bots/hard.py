@@ -17,8 +17,8 @@ Budget and determinism: the search is bounded by work, not time. `seconds` is tu
 number of simulated turns, each weighted by the hand size its solver calls handle
 (WORK_PER_SECOND, measured on the development machine, times a safety
 margin); the same view, random stream and budget always give the same action. A wall-clock cap
-(`time_cap`, on by default at twice the budget) stops a search on a machine far slower than
-expected; it is the only thing that can make the choice depend on time, and tests turn it off.
+(`time_cap`, on by default at the budget itself) stops a search on a machine slower than
+expected (or busy); it is the only thing that can make the choice depend on time, and tests turn it off.
 """
 
 from __future__ import annotations
@@ -33,9 +33,10 @@ from .knowledge import card_weights, knowledge_of, sample_deal
 from .rollout import Round
 from .simple import ranked_discards
 
-WORK_PER_SECOND = 200_000  # simulated turns x hand size ** 1.5 per second on one core of the development machine
+# Simulated turns x hand size ** 1.5 per second, on one core of the development machine.
+WORK_PER_SECOND = 200_000
 WORK_MARGIN = 0.6  # plan for this share of the budget: a move's cost varies with the hand
-MIN_SAMPLES = 4
+MIN_SAMPLES = 2
 MAX_SAMPLES = 5000
 DISCARD_CANDIDATES = 4
 HORIZON_TURNS_PER_PLAYER = 8
@@ -45,7 +46,7 @@ class HardBot:
     def __init__(self, seconds: float = 1.0, *, time_cap: bool = True):
         self.seconds = seconds
         self.work_budget = max(1, int(seconds * WORK_PER_SECOND * WORK_MARGIN))
-        self.time_cap = 2 * seconds if time_cap else None
+        self.time_cap = seconds if time_cap else None
         self.last_samples = self.last_work = 0  # for benchmarks: the last search's size
 
     def __repr__(self) -> str:

@@ -1,6 +1,6 @@
 """A bare round of Three Thirteen for the hard bot's rollouts: hands, stock and pile as lists,
 every seat playing the greedy policy (base.py) to the end of the round or a horizon. Lighter
-than the game state machine (no records, no views, no scoring of lay-offs), and seeded by the caller."""
+than the game's state machine (no records, no views, no lay-offs); seeded by the caller."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         records = []
         with multiprocessing.get_context("fork").Pool(processes) as pool:
-            for record in pool.imap_unordered(_play_one(play), range(games)):
+            for record in pool.imap_unordered(play, range(games)):
                 records.append(record)
                 _progress(len(records), games, time.perf_counter() - started)
         sys.stderr.write("\n")
@@ -92,14 +92,6 @@ class Command(BaseCommand):
 
 
 LEVELS_ORDER = {name: index for index, name in enumerate(("hard", *reversed(LEVELS), "random"))}
-
-
-class _play_one:  # noqa: N801 - a picklable callable: the pool sends it to its processes
-    def __init__(self, play):
-        self.play = play
-
-    def __call__(self, index):
-        return self.play(index=index)
 
 
 def _progress(done: int, total: int, elapsed: float) -> None:

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Protocol
 
 from ..cards import Card
 from ..melds import arrange
 from ..rules import Rules
-from ..state import Action, PlayerView, RuleError, cached_discard_options, gettext_noop
+from ..state import (
+    CARD_KEY,
+    Action,
+    PlayerView,
+    RuleError,
+    cached_discard_options,
+    gettext_noop,
+    hand_key,
+)
 
 
 class Bot(Protocol):
@@ -27,14 +34,18 @@ def face(card: Card) -> tuple[int, str]:
     return card.rank, card.suit
 
 
-@lru_cache(maxsize=65536)
-def _least_penalty(hand: tuple[Card, ...], wild_rank: int, rules: Rules) -> int:
-    return arrange(list(hand), wild_rank, rules).penalty
+_PENALTIES: dict[tuple, int] = {}
 
 
 def least_penalty(hand: Sequence[Card], wild_rank: int, rules: Rules) -> int:
     """The least penalty `hand` (between turns) can leave, remembered per hand."""
-    return _least_penalty(tuple(sorted(hand)), wild_rank, rules)
+    key = (hand_key(hand), wild_rank, rules)
+    found = _PENALTIES.get(key)
+    if found is None:
+        if len(_PENALTIES) >= 65536:
+            _PENALTIES.clear()
+        found = _PENALTIES[key] = arrange(sorted(hand, key=CARD_KEY), wild_rank, rules).penalty
+    return found
 
 
 def takes_discard(hand: Sequence[Card], top: Card, wild_rank: int, rules: Rules) -> bool:

@@ -18,7 +18,8 @@ number of simulated turns, each weighted by the hand size its solver calls handl
 (WORK_PER_SECOND, measured on the development machine, times a safety
 margin); the same view, random stream and budget always give the same action. A wall-clock cap
 (`time_cap`, on by default at the budget itself) stops a search on a machine slower than
-expected (or busy); it is the only thing that can make the choice depend on time, and tests turn it off.
+expected (or busy); it is the only thing that can make the choice depend on time, and tests turn
+it off.
 """
 
 from __future__ import annotations

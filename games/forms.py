@@ -77,7 +77,7 @@ class GameCreateForm(forms.Form):
     )  # fmt: skip
     bots = forms.ChoiceField(
         label=_("Other empty seats"), choices=BOT_CHOICES, required=False,
-        help_text=_("The seats below left to a person, once the game is created."),
+        help_text=_("The seats above left to a person, once the game is created."),
     )  # fmt: skip
     is_public = forms.BooleanField(
         label=_("List in the lobby"),
@@ -91,7 +91,6 @@ class GameCreateForm(forms.Form):
         "seat_count",
         "time_per_move_days",
         "max_timeouts",
-        "bots",
         "is_public",
         "rounds",
     )
@@ -108,8 +107,9 @@ class GameCreateForm(forms.Form):
             )
 
     def seat_fields(self):
-        """Who takes each seat after the creator's: a person, or a bot of a chosen level."""
-        return [self[name] for name in self.SEATS]
+        """Who takes each seat after the creator's: a person, or a bot of a chosen level; then
+        what becomes of the seats left to people."""
+        return [self[name] for name in (*self.SEATS, "bots")]
 
     def seat_bots(self) -> list[str | None]:
         """The bot level chosen for seats 2, 3, ... (None: a person's seat), up to the count."""

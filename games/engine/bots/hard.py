@@ -113,39 +113,50 @@ class HardBot:
         totals = [0.0] * len(candidates)
         weight = view.hand_size**1.5  # a simulated turn's cost grows with the hand
         work = samples = 0
-        started = time.perf_counter()
+        deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
         while samples < MAX_SAMPLES:
             hands, stock = sample_deal(knowledge, view, weights, active, rng)
+            deal = Round(
+                view.rules, view.wild_rank, hands, stock, knowledge.pile, seat, view.went_out,
+                barred,
+            )  # fmt: skip
             stream = rng.getrandbits(64)
-            for index, action in enumerate(candidates):
-                round_ = Round(
-                    view.rules, view.wild_rank, hands, stock, knowledge.pile, seat,
-                    view.went_out, barred,
-                )  # fmt: skip
-                play_rng = random.Random(stream)
-                turns = 1 + _play_candidate(round_, action, play_rng, horizon)
-                work += turns * weight
-                penalties = round_.penalties()
-                others = [penalties[o] for o in range(players) if o != seat]
-                totals[index] += penalties[seat] - sum(others) / max(1, len(others))
+            values = []
+            for action in candidates:
+                value, turns = _play_candidate(deal, action, random.Random(stream), horizon)
+                values.append(value)
+                work += (turns + 1) * weight  # + 1: the copy and the evaluation
+                if samples and deadline is not None and time.perf_counter() > deadline:
+                    break
+            if len(values) < len(candidates):
+                break  # out of time: the unfinished deal is not counted
+            totals = [total + value for total, value in zip(totals, values, strict=True)]
             samples += 1
             if samples >= MIN_SAMPLES and work >= self.work_budget:
-                break
-            if self.time_cap is not None and time.perf_counter() - started > self.time_cap:
                 break
         self.last_samples, self.last_work = samples, work
         best = min(range(len(candidates)), key=lambda i: (totals[i], i))
         return candidates[best]
 
 
-def _play_candidate(round_: Round, action: Action, rng: random.Random, horizon: int) -> int:
+def _play_candidate(
+    deal: Round, action: Action, rng: random.Random, horizon: int
+) -> tuple[float, int]:
+    """Play `action` on a copy of `deal`, then the rest greedily: the mover's penalty less the
+    others' mean, and the turns simulated."""
+    round_ = deal.copy()
+    seat = round_.to_move
+    turns = 1
     if isinstance(action, Draw):
         round_.draw(action.source, rng)
-        if round_.play_discard():
-            return 1
-    elif round_.discard(action.card, go_out=isinstance(action, GoOut)):
-        return 1
-    return 1 + round_.play_out(rng, horizon)
+        over = round_.play_discard()
+    else:
+        over = round_.discard(action.card, go_out=isinstance(action, GoOut))
+    if not over:
+        turns += round_.play_out(rng, horizon)
+    penalties = round_.penalties()
+    others = [p for other, p in enumerate(penalties) if other != seat]
+    return penalties[seat] - sum(others) / max(1, len(others)), turns
 
 
 def _distinct(actions: list[Action]) -> list[Action]:

@@ -34,6 +34,12 @@ class Round:
         self.pile = list(pile)
         self.to_move, self.went_out, self.barred = to_move, went_out, barred
 
+    def copy(self) -> Round:
+        return Round(
+            self.rules, self.wild, self.hands, self.stock, self.pile, self.to_move,
+            self.went_out, self.barred,
+        )  # fmt: skip
+
     # -- the moves ---------------------------------------------------------------------------
     def can_draw_stock(self) -> bool:
         return bool(self.stock) or len(self.pile) > 1

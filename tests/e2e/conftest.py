@@ -109,6 +109,18 @@ def player(open_page):
     return make
 
 
+WRITTEN: list[Path] = []
+
+
 def artifact(name: str) -> Path:
+    """Where to keep a file for people to look at after the run (listed at the end of it)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    return ARTIFACTS / name
+    WRITTEN.append(ARTIFACTS / name)
+    return WRITTEN[-1]
+
+
+def pytest_terminal_summary(terminalreporter):
+    if WRITTEN:
+        terminalreporter.section("browser test artifacts")
+        for path in WRITTEN:
+            terminalreporter.write_line(str(path))

@@ -147,6 +147,4 @@ def test_the_table_fits_a_phone_and_a_desktop(player):
         page.set_viewport_size({"width": width, "height": 800})
         open_table(page, game)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        path = artifact(f"table-{width}px.png")
-        page.screenshot(path=str(path), full_page=True)
-        print(f"screenshot: {path}")
+        page.screenshot(path=str(artifact(f"table-{width}px.png")), full_page=True)

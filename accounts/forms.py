@@ -3,7 +3,7 @@ from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import Preferences
+from .models import Preferences, User, time_zone_choices
 from .validators import validate_one_line
 
 
@@ -48,3 +48,40 @@ class PreferencesForm(forms.ModelForm):
             "profile_hidden",
         )
         widgets = {"turn_mail": forms.RadioSelect}
+
+
+class ProfileForm(forms.ModelForm):
+    """Name, time zone and language: what the player is called and how times and (soon) words are
+    shown to them."""
+
+    time_zone = forms.TypedChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        help_text=_("Deadlines and times on pages and in emails are shown in this zone."),
+    )
+
+    class Meta:
+        model = User
+        fields = ("display_name", "time_zone", "language", "four_colour_deck")
+        help_texts = {
+            "display_name": _("Shown at tables and on the leaderboard; empty shows your username."),
+            "language": _("For the site and its emails once they are translated."),
+        }
+
+
+class AccountDeleteForm(forms.Form):
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("That is not your password."), code="wrong_password")
+        return password

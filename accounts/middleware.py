@@ -1,8 +1,47 @@
-"""Refused forms answer a 4xx. django-allauth's views render an invalid form with 200; this site
-answers bad input with 400 and a refusal for guessing too fast with 429, so that a client (or a
-script trying passwords) is told plainly, and the page still shows the form and its message."""
+"""The site's own middleware.
+
+- PlayerLocaleMiddleware: a signed-in player sees the site in their language (User.language) and
+  times in their zone (User.time_zone, accounts/zones.py); a visitor gets the language Django's
+  LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
+- InvalidFormStatusMiddleware: refused forms answer a 4xx. django-allauth's views render an
+  invalid form with 200; this site answers bad input with 400 and a refusal for guessing too fast
+  with 429, so that a client (or a script trying passwords) is told plainly, and the page still
+  shows the form and its message.
+"""
 
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.db import DatabaseError
+from django.utils import timezone, translation
+
+from .zones import zone_of
+
+
+class PlayerLocaleMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        player = self._player(request)
+        timezone.activate(zone_of(player) if player else timezone.get_default_timezone())
+        if player and player.language:
+            translation.activate(player.language)
+            request.LANGUAGE_CODE = player.language
+        try:
+            return self.get_response(request)
+        finally:
+            # The thread serves others next (and tests call views in one thread): no zone lingers.
+            timezone.deactivate()
+
+    @staticmethod
+    def _player(request):
+        """The signed-in player, or None. Finding them reads the database: while it is down,
+        None, and the view decides (/healthz answers without it; a page gets the 503)."""
+        try:
+            user = getattr(request, "user", None)
+            return user if user is not None and user.is_authenticated else None
+        except DatabaseError:
+            return None
+
 
 RATE_LIMIT_CODES = ("too_many_login_attempts", "rate_limited")
 

@@ -1,8 +1,23 @@
+import zoneinfo
+from functools import cache
+
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .validators import validate_one_line
+from .validators import validate_one_line, validate_time_zone
+
+# The site's languages (settings.LANGUAGES, each named in itself): pages and mails in the one the
+# player chose.
+LANGUAGE_CHOICES = settings.LANGUAGES
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    """Every IANA zone this machine knows, sorted; the form's list (the model only validates,
+    so that a new tzdata release needs no migration)."""
+    return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
 
 
 class User(AbstractUser):
@@ -13,6 +28,21 @@ class User(AbstractUser):
     )
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_kind = models.CharField(_("bot kind"), max_length=20, blank=True)
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        default="UTC",
+        validators=[validate_time_zone],
+        help_text=_("Deadlines and times on pages and in emails are shown in this zone."),
+    )
+    language = models.CharField(_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en")
+    # How the table looks to this player; on the user row because every page's frame reads them.
+    four_colour_deck = models.BooleanField(
+        _("four-colour deck"),
+        default=False,
+        help_text=_("Spades black, hearts red, diamonds blue, clubs green."),
+    )
+    table_tour_done = models.BooleanField(_("table tour seen"), default=False)
 
     class Meta:
         constraints = [
@@ -26,6 +56,10 @@ class User(AbstractUser):
                 condition=models.Q(is_bot=True),
                 name="one_account_per_bot_kind",
             ),
+            models.CheckConstraint(
+                condition=models.Q(language__in=[code for code, _name in LANGUAGE_CHOICES]),
+                name="user_language_valid",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -33,8 +67,20 @@ class User(AbstractUser):
 
     @property
     def name(self) -> str:
+        if self.is_deleted:
+            return str(DELETED_PLAYER)  # translated when shown, in the viewer's language
         return self.display_name or self.username
 
+    @property
+    def is_deleted(self) -> bool:
+        """Deleted by its player (services.user_delete): the seats stay, the person is gone."""
+        return self.username.startswith(DELETED_USERNAME_PREFIX) and not self.is_active
+
+
+DELETED_PLAYER = _("deleted player")
+# A deleted account's username: this prefix and its id (unique, and never a valid sign-up name
+# because sign-up names cannot contain "~").
+DELETED_USERNAME_PREFIX = "~deleted-"
 
 VACATION_DAYS_PER_YEAR = 14
 

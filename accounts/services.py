@@ -1,6 +1,11 @@
-"""Writes for accounts."""
+"""Writes for accounts. Accounts imports nothing from games: deleting an account from the site
+goes through games.departure.account_delete, which lets the games forget the player first and then
+calls user_delete here."""
 
-from .models import Preferences, User
+from allauth.account.models import EmailAddress
+from django.db import transaction
+
+from .models import DELETED_USERNAME_PREFIX, Preferences, User, Vacation
 
 # The bot accounts every installation has; the engine's bot registry plays them.
 BOT_ACCOUNTS = {
@@ -42,3 +47,43 @@ def preferences_update(*, user: User, **changes) -> Preferences:
         raise ValueError(f"Not a preference: {', '.join(sorted(unknown))}")
     preferences, _created = Preferences.objects.update_or_create(user=user, defaults=changes)
     return preferences
+
+
+PROFILE_FIELDS = ("display_name", "time_zone", "language", "four_colour_deck", "table_tour_done")
+
+
+def profile_update(*, user: User, **changes) -> User:
+    """Change the player's display name, time zone, language or how their table looks (validated
+    by the model)."""
+    unknown = set(changes) - set(PROFILE_FIELDS)
+    if unknown:
+        raise ValueError(f"Not a profile field: {', '.join(sorted(unknown))}")
+    for field, value in changes.items():
+        setattr(user, field, value)
+    user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
+    user.save(update_fields=list(changes))
+    return user
+
+
+@transaction.atomic
+def user_delete(*, user: User) -> User:
+    """Forget the person behind an account, keep the row: their seats, moves and results stay in
+    other players' games, shown as 'deleted player' (User.name). The username becomes a unique
+    placeholder, the password unusable (which also ends every session of theirs: a session
+    carries a hash of the password), the account inactive. Only the accounts side: the site's
+    way in is games.departure.account_delete."""
+    if user.is_bot:
+        raise ValueError("Bot accounts are not deleted.")
+    Preferences.objects.filter(user=user).delete()
+    Vacation.objects.filter(user=user).delete()
+    EmailAddress.objects.filter(user=user).delete()  # allauth's copies of the address
+    user.username = f"{DELETED_USERNAME_PREFIX}{user.pk}"
+    user.display_name = user.first_name = user.last_name = user.email = ""
+    user.time_zone, user.language = "UTC", "en"
+    user.is_active = user.is_staff = user.is_superuser = False
+    user.last_login = None
+    user.set_unusable_password()
+    user.save()
+    user.groups.clear()
+    user.user_permissions.clear()
+    return user

@@ -1,6 +1,7 @@
 """Checks on what players type about themselves."""
 
 import unicodedata
+import zoneinfo
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -25,3 +26,10 @@ def validate_one_line(value: str) -> None:
 def one_line(value: str) -> str:
     """`value` with every control character or line break turned into a space, spaces folded."""
     return " ".join("".join(" " if is_control(c) else c for c in value).split())
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(
+            _("Choose a time zone from the list, such as Europe/Prague."), code="time_zone"
+        )

@@ -1,20 +1,63 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django.views.i18n import set_language
 
-from .forms import PreferencesForm
+from .forms import PreferencesForm, ProfileForm
+from .models import User
 from .selectors import preferences_of
-from .services import preferences_update
+from .services import preferences_update, profile_update
+
+
+def language_set(request):
+    """The footer's language picker: Django's set_language (a cookie, for visitors), and for a
+    signed-in player their stored language too, which their pages and mails follow."""
+    code = request.POST.get("language", "")
+    known = code in dict(settings.LANGUAGES)
+    if request.method == "POST" and request.user.is_authenticated and known:
+        profile_update(user=request.user, language=code)
+    return set_language(request)
+
+
+@login_required
+@require_POST
+def table_tour_done(request):
+    """The table's first-visit tour, dismissed for good; htmx removes it in place."""
+    profile_update(user=request.user, table_tour_done=True)
+    if request.htmx:
+        return HttpResponse("")
+    target = request.POST.get("next", "")
+    safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
+    return redirect(target if safe else "home")
 
 
 @login_required
 def notification_preferences(request):
-    form = PreferencesForm(request.POST or None, instance=preferences_of(request.user))
-    if request.method == "POST":
+    """The settings page: two forms, the profile (name, time zone, language) and the email
+    preferences; the POST says which one it saves (`section`)."""
+    user = request.user
+    section = request.POST.get("section", "preferences") if request.method == "POST" else None
+    # The profile form works on a copy: a refused change must not show in the page's header.
+    profile = User.objects.get(pk=user.pk)
+    forms = {
+        "profile": ProfileForm(request.POST if section == "profile" else None, instance=profile),
+        "preferences": PreferencesForm(
+            request.POST if section == "preferences" else None, instance=preferences_of(user)
+        ),
+    }
+    save = {"profile": profile_update, "preferences": preferences_update}
+    status = 200
+    if section in forms:
+        form = forms[section]
         if form.is_valid():
-            preferences_update(user=request.user, **form.cleaned_data)
+            save[section](user=user, **form.cleaned_data)
             messages.success(request, _("Your settings are saved."))
             return redirect("notification_preferences")
-        return render(request, "accounts/preferences.html", {"form": form}, status=400)
-    return render(request, "accounts/preferences.html", {"form": form})
+        status = 400
+    context = {"form": forms["preferences"], "profile_form": forms["profile"]}
+    return render(request, "accounts/preferences.html", context, status=status)

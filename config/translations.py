@@ -28,6 +28,4 @@ def compile_all(locale_dir: Path = LOCALE_DIR, force: bool = False) -> list[Path
 
 if __name__ == "__main__":
     done = compile_all(force="--force" in sys.argv)
-    print(
-        f"translations: {len(done)} catalogue(s) compiled" if done else "translations: up to date"
-    )
+    print(f"translations: {len(done)} catalogue(s) compiled" if done else "translations: current")

@@ -1,10 +1,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import language_set
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the footer's picker
+    path("i18n/setlang/", language_set, name="set_language"),  # the footer's language picker
     path("", include("games.urls")),
 ]
 

@@ -1,11 +1,13 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from .engine import BOTS, Rules
 from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
 
+# Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
 TIME_CHOICES = [("", _("No time limit"))] + [
-    (str(d), _("%(n)d days per move") % {"n": d} if d > 1 else _("1 day per move"))
+    (str(d), ngettext_lazy("%(n)d day per move", "%(n)d days per move", "n") % {"n": d})
     for d in TIME_PER_MOVE_DAYS
 ]
 BOT_CHOICES = [

@@ -27,6 +27,7 @@ from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Mov
 from .notifications.outbox import game_over_queue, your_turn_queue
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
+from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
 from .selectors.pauses import turn_deadline
 
 
@@ -117,6 +118,13 @@ def game_leave(*, game_id: int, user: User) -> Game:
 
 
 @transaction.atomic
+@transaction.atomic
+def game_practice_create(*, user: User) -> Game:
+    """A practice game: the player against the easy bot, unlisted, without a clock, started."""
+    game = game_create(creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy")
+    return game_start(game_id=game.pk, user=user)
+
+
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
     """Give every empty seat to a bot of `bot_kind`."""
     game = lock_game(game_id)
@@ -309,23 +317,9 @@ def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> No
 
 
 def _record_round(game: Game, state: GameState) -> None:
-    result = state.round_results[-1]
     users = dict(game.seats.values_list("index", "user_id"))
-    RoundScore.objects.bulk_create(
-        RoundScore(
-            game=game,
-            round_index=result.round_index,
-            seat=index,
-            user_id=users[index],
-            hand_size=result.hand_size,
-            wild_rank=result.wild_rank,
-            penalty=seat_result.penalty,
-            went_out=result.went_out == index,
-            melds=[[card.token for card in meld] for meld in seat_result.melds],
-            deadwood=[card.token for card in seat_result.deadwood],
-        )
-        for index, seat_result in enumerate(result.seats)
-    )
+    last = len(state.round_results) - 1
+    RoundScore.objects.bulk_create(round_scores(game, state, last, users))
 
 
 def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
@@ -338,16 +332,8 @@ def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
     game.deadline = None
     game.to_move_seat = None
     seats = list(game.seats.all())
-    # Lowest total first; a tie shares the rank; a resigned player ranks after everyone who stayed.
-    standing = {seat.pk: (seat.resigned, state.totals[seat.index]) for seat in seats}
-    order = sorted(seats, key=lambda seat: standing[seat.pk])
-    for position, seat in enumerate(order):
-        previous = order[position - 1] if position else None
-        tied = previous is not None and standing[previous.pk] == standing[seat.pk]
-        seat.final_rank = previous.final_rank if tied else position + 1
-        seat.final_total = state.totals[seat.index]
-        seat.finished_at = now
-    Seat.objects.bulk_update(seats, ["final_rank", "final_total", "finished_at"])
+    seats_rank(seats, state, now)
+    Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game)  # sent after the commit
 

@@ -1,11 +1,13 @@
 from django.urls import path
 
-from .views import clock, health, invitations, mail, play, ratings
+from .views import account, clock, health, invitations, learn, mail, play, ratings
 
 urlpatterns = [
     path("", play.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
     path("lobby/", play.lobby, name="lobby"),
+    path("how-to-play/", learn.how_to_play, name="how_to_play"),
+    path("practice/", learn.practice_start, name="practice_start"),
     path("games/new/", play.game_new, name="game_new"),
     path("invite/<slug:code>/", play.invite, name="invite"),
     path("games/<int:game_id>/", play.game_detail, name="game"),
@@ -36,6 +38,9 @@ urlpatterns = [
     path("games/<int:game_id>/resume/", clock.seat_resume, name="seat_resume"),
     # Vacations stop the clocks of games, so games owns them; the address stays under accounts/.
     path("accounts/vacation/", clock.vacation, name="vacation"),
+    # Downloading one's data and deleting one's account need the games too (views/account.py).
+    path("accounts/data/", account.account_data, name="account_data"),
+    path("accounts/delete/", account.account_delete_confirm, name="account_delete"),
     path("leaderboard/", ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", ratings.player, name="player"),
     path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),  # short: see notifications/tokens

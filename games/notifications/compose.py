@@ -8,13 +8,14 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.validators import one_line
+from accounts.zones import zone_of
 
 from ..engine import GameState, Rules
 from ..engine.state import redact_record
@@ -39,16 +40,19 @@ def absolute(path: str) -> str:
 
 
 def compose(row: Notification) -> EmailMultiAlternatives:
-    context = CONTEXT_BUILDERS[row.kind](row)
-    return build_message(row.kind, context, to=row.user.email)
+    """The mail for `row`, in the recipient's language and its times in their time zone."""
+    language = row.user.language or settings.LANGUAGE_CODE
+    with timezone.override(zone_of(row.user)), translation.override(language):
+        context = CONTEXT_BUILDERS[row.kind](row)
+        return build_message(row.kind, context, to=row.user.email)
 
 
 def render_email(kind: str, context: dict) -> tuple[str, str, str]:
-    """(subject, plain text, HTML) from templates/emails/<kind>.txt and .html."""
-    with translation.override(settings.LANGUAGE_CODE):
-        context = {**context, "kind": kind}
-        text = render_to_string(f"emails/{kind}.txt", context)
-        html = render_to_string(f"emails/{kind}.html", context)
+    """(subject, plain text, HTML) from templates/emails/<kind>.txt and .html, in the active
+    language and time zone (compose sets the recipient's; a preview shows the reader's)."""
+    context = {**context, "kind": kind, "time_zone": timezone.get_current_timezone_name()}
+    text = render_to_string(f"emails/{kind}.txt", context)
+    html = render_to_string(f"emails/{kind}.html", context)
     return context["subject"], text, html
 
 

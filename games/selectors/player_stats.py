@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Avg, Count, F, Q
+from django.db.models import Avg, Count, F, OuterRef, Q, Subquery
 
 from accounts.models import User
 
@@ -137,3 +137,24 @@ def profile_visible(*, shown: User, viewer: User) -> bool:
     if viewer.pk == shown.pk or not (preferences and preferences.profile_hidden):
         return True
     return Seat.objects.filter(user=viewer, game__seats__user=shown).exists()
+
+
+def head_to_head(shown: User, other: User) -> dict:
+    """The finished games `shown` and `other` both sat at, and how often each ranked above the
+    other (a shared rank is a win for neither): one query."""
+    other_rank = Seat.objects.filter(game=OuterRef("game"), user=other).values("final_rank")[:1]
+    record = (
+        Seat.objects.filter(user=shown, game__status=Game.Status.FINISHED)
+        .annotate(other_rank=Subquery(other_rank))
+        .filter(other_rank__isnull=False)
+        .aggregate(
+            games=Count("pk"),
+            shown_won=Count("pk", filter=Q(final_rank__lt=F("other_rank"))),
+            other_won=Count("pk", filter=Q(final_rank__gt=F("other_rank"))),
+        )
+    )
+    return {
+        "other": other,
+        **record,
+        "tied": record["games"] - record["shown_won"] - record["other_won"],
+    }

@@ -21,9 +21,15 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 200, 24
 
 def leaderboard(page: str | None = None) -> Page:
     """One page of players with at least settings.LEADERBOARD_MIN_GAMES rated games, strongest
-    (by the conservative estimate) first: a count and a page, two queries."""
+    (by the conservative estimate) first: a count and a page, two queries.
+
+    A deleted account leaves the list (its rating rows stay: other players' rating history rests
+    on them). A hidden profile stays listed by name: its games and results are public to
+    everyone who sat at them anyway, and a leaderboard that players could leave by a setting
+    would rank only those who are winning; its link leads to the "this profile is private" page
+    for those who may not see it (views.ratings.player)."""
     ratings = (
-        Rating.objects.filter(games__gte=settings.LEADERBOARD_MIN_GAMES)
+        Rating.objects.filter(games__gte=settings.LEADERBOARD_MIN_GAMES, user__is_active=True)
         .select_related("user")
         .only("ordinal", "games", "user__username", "user__display_name", "user__is_bot")
         .order_by("-ordinal", "user_id")

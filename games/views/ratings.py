@@ -20,6 +20,21 @@ def leaderboard(request):
     return render(request, "games/leaderboard.html", context)
 
 
+def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
+    """Whom the head-to-head compares `shown` with: the player named by ?vs=, if the viewer may
+    see their page, else the viewer themself (not on their own page). And an error to show."""
+    name = request.GET.get("vs", "").strip()
+    if not name or "\x00" in name:
+        return (None if request.user.pk == shown.pk else request.user), None
+    users = User.objects.select_related("preferences").filter(is_active=True)
+    other = users.filter(username=name).first()
+    if other is None or other.pk == shown.pk:
+        return None, _("There is no other player called “%(name)s”.") % {"name": name}
+    if not player_stats.profile_visible(shown=other, viewer=request.user):
+        return None, _("The profile of %(name)s is private.") % {"name": other.name}
+    return other, None
+
+
 @login_required
 def player(request, username: str):
     if "\x00" in username:  # PostgreSQL refuses a NUL in a query: no such player
@@ -31,9 +46,13 @@ def player(request, username: str):
         # only their page is withheld.
         context = {"error": _("This profile is private.")}
         return render(request, "games/error.html", context, status=403)
+    other, vs_error = _compared_with(request, shown)
     context = {
         "shown": shown,
         **ratings.player_profile(shown),
         **player_stats.player_stats(shown),
+        "versus": player_stats.head_to_head(shown, other) if other else None,
+        "vs_error": vs_error,
+        "vs": request.GET.get("vs", "")[:150],
     }
     return render(request, "games/player.html", context)

@@ -1,0 +1,27 @@
+"""A player's time zone (User.time_zone): the middleware activates it for pages, mail rendering
+overrides it for the recipient, and the `zoned` filter names it next to an absolute time."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.utils import dateformat, timezone
+
+ABSOLUTE_FORMAT = "D j M, H:i"
+
+
+def zone_of(user) -> zoneinfo.ZoneInfo:
+    """The player's zone; UTC for visitors and for a name this machine's tzdata no longer knows."""
+    try:
+        return zoneinfo.ZoneInfo(getattr(user, "time_zone", "") or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
+
+
+def zoned(value) -> str:
+    """`value` as a time in the active zone, followed by that zone's name: 'Wed 2 Dec, 16:00
+    Asia/Jakarta'."""
+    if not value:
+        return ""
+    local = timezone.localtime(value)
+    return f"{dateformat.format(local, ABSOLUTE_FORMAT)} {timezone.get_current_timezone_name()}"

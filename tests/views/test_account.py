@@ -1,0 +1,157 @@
+"""Deleting one's account (games/departure.py, accounts.services.user_delete) and downloading
+one's data (games/selectors/export.py)."""
+
+import datetime
+import json
+
+import pytest
+from django.contrib.auth import SESSION_KEY
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Preferences, User, Vacation
+from games import invitations, services
+from games.models import Game, Invitation, Notification, Rating, RatingChange, Seat
+from tests.factories import GameFactory, UserFactory, started_game
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery"  # tests/factories.UserFactory's
+DELETE = reverse("account_delete")
+
+
+@pytest.fixture
+def every_game_rated(settings):
+    settings.RATING_MIN_ROUNDS = 0
+    settings.LEADERBOARD_MIN_GAMES = 1
+
+
+def leaving_player():
+    """A player with something of everything: a game in play with two others, a game they host
+    that has not started, a finished rated game, an invitation to them and one from them,
+    preferences, a vacation, mail."""
+    me, a, b = UserFactory(display_name="Leaver"), UserFactory(), UserFactory()
+    playing = started_game([a, me, b])
+    hosting = GameFactory(created_by=me, seat_count=3)
+    finished = started_game([me, a])
+    services.game_resign(game_id=finished.pk, user=a)
+    waiting = GameFactory(created_by=a, seat_count=3, is_public=False)
+    invitations.game_invite(game_id=waiting.pk, user=a, who=me.username)
+    invitations.game_invite(game_id=hosting.pk, user=me, who=b.username)
+    Preferences.objects.create(user=me, turn_mail="digest")
+    now = timezone.now()
+    Vacation.objects.create(user=me, starts_at=now, ends_at=now + datetime.timedelta(days=1))
+    return me, a, b, playing, hosting, finished, waiting
+
+
+def test_deleting_asks_for_the_password_and_only_a_post_deletes(client):
+    me = UserFactory()
+    client.force_login(me)
+    page = client.get(DELETE)
+    assert page.status_code == 200 and 'type="password"' in page.content.decode()
+    wrong = client.post(DELETE, {"password": "not it"})
+    assert wrong.status_code == 400 and "That is not your password." in wrong.content.decode()
+    me.refresh_from_db()
+    assert me.is_active and me.has_usable_password()
+    assert client.get(reverse("home")).status_code == 200  # still signed in
+
+
+def test_deleting_an_account_forgets_the_person_and_keeps_the_games(client, every_game_rated):
+    me, a, _b, playing, hosting, finished, _waiting = leaving_player()
+    assert Rating.objects.filter(user=me).exists()
+    elsewhere = Client()
+    elsewhere.force_login(me)
+    client.force_login(me)
+    response = client.post(DELETE, {"password": PASSWORD})
+    assert response.status_code == 302
+    assert SESSION_KEY not in client.session
+    me.refresh_from_db()
+    assert me.username == f"~deleted-{me.pk}" and me.email == "" and me.display_name == ""
+    assert not me.is_active and not me.has_usable_password() and me.is_deleted
+    assert me.name == "deleted player" and str(me) == "deleted player"
+    assert not Preferences.objects.filter(user=me).exists()
+    assert not Vacation.objects.filter(user=me).exists()
+    assert not Notification.objects.filter(user=me).exists()
+    assert not Invitation.objects.filter(status="pending", invitee=me).exists()
+    assert not Invitation.objects.filter(status="pending", invited_by=me).exists()
+    assert not Invitation.objects.filter(invited_as__iexact=me.email or "-").exists()
+    # The game in play goes on without them: resigned, a bot plays the seat.
+    playing.refresh_from_db()
+    assert playing.status == Game.Status.ACTIVE
+    assert Seat.objects.get(game=playing, user=me).resigned
+    # The game they hosted and had not started is cancelled; the finished one keeps its result.
+    assert Game.objects.get(pk=hosting.pk).status == Game.Status.CANCELLED
+    assert Seat.objects.get(game=finished, user=me).final_rank == 1
+    assert RatingChange.objects.filter(game=finished, user=me).exists()
+    # Other players see "deleted player" at the table; the leaderboard no longer lists them.
+    client.force_login(a)
+    table = client.get(reverse("game", args=[playing.pk])).content.decode()
+    assert "deleted player" in table and "Leaver" not in table
+    board = client.get(reverse("leaderboard")).content.decode()
+    assert "deleted player" not in board and "Leaver" not in board and a.name in board
+    # Their page is gone, and every other session of theirs is signed out.
+    assert client.get(reverse("player", args=[me.username])).status_code == 404
+    assert elsewhere.get(reverse("notification_preferences")).status_code == 302
+    # Nobody can sign in as them.
+    assert not Client().login(username=f"~deleted-{me.pk}", password=PASSWORD)
+
+
+def test_a_two_person_game_ends_when_one_of_them_deletes_their_account(client):
+    me, other = UserFactory(), UserFactory()
+    game = started_game([me, other])
+    client.force_login(me)
+    assert client.post(DELETE, {"password": PASSWORD}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.RESIGNED
+    assert Seat.objects.get(game=game, user=other).final_rank == 1
+
+
+def test_two_deleted_accounts_do_not_collide(client):
+    first, second = UserFactory(), UserFactory()
+    for user in (first, second):
+        client.force_login(user)
+        assert client.post(DELETE, {"password": PASSWORD}).status_code == 302
+    assert User.objects.filter(username__startswith="~deleted-").count() == 2
+
+
+def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every_game_rated):
+    me, a, b, playing, hosting, finished, waiting = leaving_player()
+    client.force_login(me)
+    response = client.get(reverse("account_data"))
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+    assert (
+        response["Content-Disposition"]
+        == f'attachment; filename="threethirteen-{me.username}.json"'
+    )
+    data = json.loads(response.content)
+    assert set(data) == {"account", "preferences", "vacations", "games", "ratings", "invitations"}
+    assert data["account"]["email"] == me.email and data["account"]["display_name"] == "Leaver"
+    assert "password" not in data["account"] and "pbkdf2" not in response.content.decode()
+    assert data["preferences"]["turn_mail"] == "digest"
+    assert len(data["vacations"]) == 1
+    games = {game["id"]: game for game in data["games"]}
+    assert set(games) == {playing.pk, hosting.pk, finished.pk}
+    won = games[finished.pk]
+    assert won["end_reason"] == "resigned"
+    assert [(p["name"], p["rank"]) for p in won["players"]] == [("Leaver", 1), (a.name, 2)]
+    assert [p["name"] for p in games[playing.pk]["players"]] == [a.name, "Leaver", b.name]
+    assert [r["game"] for r in data["ratings"]] == [finished.pk]
+    assert {(i["game"], i["direction"]) for i in data["invitations"]} == {
+        (waiting.pk, "received"),
+        (hosting.pk, "sent"),
+    }
+    # No card of any hand: not the game's state, not the seat's own card order.
+    text = response.content.decode()
+    for word in ("hand", "state", "seed", "deadwood", "melds"):
+        assert f'"{word}' not in text, word
+    assert (
+        reverse("account_data") in client.get(reverse("notification_preferences")).content.decode()
+    )
+
+
+def test_the_data_download_is_a_get_for_a_signed_in_player(client):
+    assert client.get(reverse("account_data")).status_code == 302
+    client.force_login(UserFactory())
+    assert client.post(reverse("account_data")).status_code == 405

@@ -118,13 +118,13 @@ def game_leave(*, game_id: int, user: User) -> Game:
 
 
 @transaction.atomic
-@transaction.atomic
 def game_practice_create(*, user: User) -> Game:
     """A practice game: the player against the easy bot, unlisted, without a clock, started."""
     game = game_create(creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy")
     return game_start(game_id=game.pk, user=user)
 
 
+@transaction.atomic
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
     """Give every empty seat to a bot of `bot_kind`."""
     game = lock_game(game_id)

@@ -81,3 +81,19 @@ def duel(db):
     users = [UserFactory(), UserFactory()]
     game = started_game(users)
     return game, {s.index: s.user for s in game.seats.select_related("user")}
+
+
+@pytest.fixture
+def worker(settings):
+    """A Celery worker on Redis in a thread of this process (solo pool: one task at a time, in
+    order), with an empty queue; bots move a tenth of a second after their turn begins."""
+    from celery.contrib.testing.worker import start_worker
+
+    from config.celery import app as celery_app
+    from tests.workers import clear_broker
+
+    settings.BOT_MOVE_DELAY_SECONDS = 0.1
+    settings.YOUR_TURN_MAIL_DELAY_SECONDS = 0
+    clear_broker()
+    with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
+        yield w

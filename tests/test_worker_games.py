@@ -16,7 +16,6 @@ from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import redis
-from celery.contrib.testing.worker import start_worker
 from django.core import mail
 from django.db import connection
 from django.urls import reverse
@@ -29,30 +28,15 @@ from games.models import Game, Heartbeat, Move, Notification
 from games.notifications import presence
 from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
+from tests.workers import clear_broker, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def wait_for(predicate, timeout=30.0, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(interval)
-    return False
-
-
 def fresh(game) -> Game:
     game.refresh_from_db()
     return game
-
-
-def clear_broker():
-    """Nothing left in the queue, nor unacknowledged by a worker killed in an earlier run."""
-    celery_app.control.purge()
-    client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete("unacked", "unacked_index", "unacked_mutex")
 
 
 def worker_has_drained():
@@ -61,15 +45,6 @@ def worker_has_drained():
     name = f"drained-{time.monotonic_ns()}"
     tasks.heartbeat.delay(name)
     return wait_for(lambda: Heartbeat.objects.filter(name=name).exists())
-
-
-@pytest.fixture
-def worker(settings):
-    settings.BOT_MOVE_DELAY_SECONDS = 0.1
-    settings.YOUR_TURN_MAIL_DELAY_SECONDS = 0
-    clear_broker()
-    with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10) as w:
-        yield w
 
 
 def play_human_turn(client, game):

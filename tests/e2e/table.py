@@ -1,0 +1,92 @@
+"""Playing at the table in the browser: whose turn it is and what to play come from the database
+(the test's knowledge), the move itself is made by clicking, as a person would."""
+
+import random
+import time
+
+from games import services
+from games.engine import GameState
+from games.engine.bots import get_bot
+from games.models import Game
+from tests.factories import play_one
+
+EASY = get_bot("easy")
+
+
+def fresh(game) -> Game:
+    game.refresh_from_db()
+    return game
+
+
+def chosen_action(game):
+    """What the easy bot would play for the seat to move: a move that gets rounds finished."""
+    state = GameState.from_dict(game.state)
+    return EASY.choose(state.view(state.to_move), random.Random(f"e2e:{game.version}"))
+
+
+def version_on(page) -> int:
+    return int(page.locator("#table").get_attribute("data-version"))
+
+
+def wait_until(page, predicate, timeout=20.0, what="the page to catch up"):
+    """Poll `predicate` while letting Playwright run (no fixed sleep stands in for a condition)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        page.wait_for_timeout(50)
+
+
+def wait_for_version(page, at_least: int):
+    wait_until(page, lambda: version_on(page) >= at_least, what=f"version {at_least}")
+
+
+def click_action(page, action) -> None:
+    kind = action.to_dict()["type"]
+    if kind == "draw":
+        page.locator(f"#table .pile.{action.source}").click()
+    elif kind == "discard":
+        page.locator(f"#table form.hand button[name=card][value='{action.card.token}']").click()
+    else:
+        page.locator(f"#table form.go-out button[value='{action.card.token}']").click()
+
+
+def play_turn_by_clicking(page, game) -> list[str]:
+    """The player to move draws, then discards or goes out, by clicking on their table once it
+    says it is their turn (through its own polling). Returns the kinds of action clicked."""
+    version = fresh(game).version
+    page.locator(f"#table[data-version='{version}'] .your-turn").wait_for()
+    kinds = []
+    for step in (1, 2):
+        action = chosen_action(fresh(game))
+        kinds.append(action.to_dict()["type"])
+        click_action(page, action)
+        wait_for_version(page, version + step)  # the answer is the table after the move
+    return kinds
+
+
+def wait_for_the_worker(page, game, timeout=20.0):
+    """A bot is to move: the worker plays its draw and discard (or it ends the round)."""
+    seat, round_index = fresh(game).to_move_seat, game.round_index
+
+    def done():
+        fresh(game)
+        return game.to_move_seat != seat or game.round_index != round_index
+
+    wait_until(page, done, timeout=timeout, what="the bot's move")
+
+
+def play_on(game, *, until=lambda game: False) -> int:
+    """Play on through the services (not the browser) until `until(game)` or the game's end: each
+    person plays what the easy bot would, and a bot's turn is played as the worker would
+    (bot_play_turn, which does nothing if the worker got there first). Returns how many moves
+    were tried."""
+    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    moves = 0
+    while fresh(game).status == Game.Status.ACTIVE and not until(game):
+        if users[game.to_move_seat].is_bot:
+            services.bot_play_turn(game_id=game.pk, version=game.version)
+        else:
+            action = chosen_action(game)
+            play_one(game, users, choose=lambda _legal, action=action: action)
+        moves += 1
+    return moves

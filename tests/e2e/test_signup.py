@@ -1,0 +1,42 @@
+"""Sign up in the browser and verify the address by the link in the mail sent."""
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+
+from tests.workers import wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.worker]
+
+
+def test_sign_up_then_verify_the_address_from_the_mail(open_page):
+    page = open_page()
+    page.goto("/")
+    page.locator("header").get_by_role("link", name="Sign up").click()
+    form = page.locator("main form")
+    form.locator("input[name=username]").fill("ada")
+    form.locator("input[name=display_name]").fill("Ada L.")
+    form.locator("input[name=email]").fill("ada@example.com")
+    form.locator("input[name=password1]").fill("a long enough pass 42")
+    form.locator("input[name=password2]").fill("a long enough pass 42")
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    assert page.locator("header .who").inner_text() == "Ada L."  # logged in at once
+
+    # The live server runs in this process: its locmem mail lands in django.core.mail.outbox.
+    assert wait_for(lambda: mail.outbox, timeout=10)
+    message = mail.outbox[-1]
+    assert message.to == ["ada@example.com"]
+    link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", message.body).group(0)
+    address = EmailAddress.objects.get(email="ada@example.com")
+    assert not address.verified
+
+    page.goto(urlsplit(link).path)  # the path: the host in the mail is the live server's anyway
+    assert "ada@example.com" in page.locator("main").inner_text()
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    address.refresh_from_db()
+    assert address.verified

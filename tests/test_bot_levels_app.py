@@ -81,7 +81,7 @@ def test_the_easy_bot_accounts_of_before_become_medium():
     sibling = User.objects.create(
         username="bot-easy-2", display_name="Easy Bot 2", is_bot=True, bot_kind="easy-2"
     )
-    migration = importlib.import_module("accounts.migrations.0006_bot_levels")
+    migration = importlib.import_module("accounts.migrations.0009_bot_levels")
     migration.easy_bots_become_medium(apps, None)
     old.refresh_from_db()
     sibling.refresh_from_db()

@@ -65,8 +65,9 @@ def play_turn_by_clicking(page, game) -> list[str]:
 
 
 def wait_for_the_worker(page, game, timeout=20.0):
-    """A bot is to move: the worker plays its draw and discard (or it ends the round)."""
-    seat, round_index = fresh(game).to_move_seat, game.round_index
+    """A bot is to move (as `game` was last read): the worker plays its draw and discard, or ends
+    the round. The seat is the one read before, not read again: the bot may be done already."""
+    seat, round_index = game.to_move_seat, game.round_index
 
     def done():
         fresh(game)

@@ -17,7 +17,7 @@ from tests.e2e.table import (
     wait_for_version,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.worker]
+pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.slow]  # a whole game
 
 CLICKED_ROUNDS = 2  # at least; more until a person has gone out by clicking (at most MAX)
 MAX_CLICKED_ROUNDS = 4

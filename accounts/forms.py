@@ -46,8 +46,17 @@ class PreferencesForm(forms.ModelForm):
             "invitations",
             "game_over",
             "profile_hidden",
+            "autopilot_level",
         )
         widgets = {"turn_mail": forms.RadioSelect}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A form without the field (an older page) keeps the level the player had.
+        self.fields["autopilot_level"].required = False
+
+    def clean_autopilot_level(self):
+        return self.cleaned_data.get("autopilot_level") or self.instance.autopilot_level
 
 
 class ProfileForm(forms.ModelForm):

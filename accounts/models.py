@@ -76,6 +76,12 @@ class User(AbstractUser):
         """Deleted by its player (services.user_delete): the seats stay, the person is gone."""
         return self.username.startswith(DELETED_USERNAME_PREFIX) and not self.is_active
 
+    @property
+    def bot_level(self) -> str:
+        """A bot's level, in words ("Hard"); empty for a person or a bot without levels."""
+        level = self.bot_kind.split("-")[0]
+        return BotLevel(level).label if level in BotLevel.values else ""
+
 
 DELETED_PLAYER = _("deleted player")
 # A deleted account's username: this prefix and its id (unique, and never a valid sign-up name
@@ -83,6 +89,14 @@ DELETED_PLAYER = _("deleted player")
 DELETED_USERNAME_PREFIX = "~deleted-"
 
 VACATION_DAYS_PER_YEAR = 14
+
+
+class BotLevel(models.TextChoices):
+    """The levels a player may choose for a bot (games.engine.bots.LEVELS)."""
+
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
 
 
 class Preferences(models.Model):
@@ -121,6 +135,13 @@ class Preferences(models.Model):
             "Then only you and the players who shared a game with you see your statistics."
         ),
     )
+    autopilot_level = models.CharField(
+        _("autopilot level"),
+        max_length=8,
+        choices=BotLevel.choices,
+        default=BotLevel.MEDIUM,
+        help_text=_("How well the bot plays your seat when your time for a move runs out."),
+    )
     vacation_days_per_year = models.PositiveSmallIntegerField(
         _("vacation days per year"), default=VACATION_DAYS_PER_YEAR
     )
@@ -131,6 +152,10 @@ class Preferences(models.Model):
             models.CheckConstraint(
                 condition=models.Q(turn_mail__in=["each", "digest", "off"]),
                 name="preferences_turn_mail_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(autopilot_level__in=["easy", "medium", "hard"]),
+                name="preferences_autopilot_level_valid",
             ),
         ]
 

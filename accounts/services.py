@@ -10,6 +10,8 @@ from .models import DELETED_USERNAME_PREFIX, Preferences, User, Vacation
 # The bot accounts every installation has; the engine's bot registry plays them.
 BOT_ACCOUNTS = {
     "easy": "Easy Bot",
+    "medium": "Medium Bot",
+    "hard": "Hard Bot",
     "random": "Random Bot",
 }
 
@@ -37,6 +39,7 @@ PREFERENCE_FIELDS = (
     "invitations",
     "game_over",
     "profile_hidden",
+    "autopilot_level",
 )
 
 

@@ -12,9 +12,17 @@ TIME_CHOICES = [("", _("No time limit"))] + [
 ]
 BOT_CHOICES = [
     ("", _("Wait for people to join")),
-    ("easy", _("Fill empty seats with easy bots")),
-    ("random", _("Fill empty seats with random bots")),
+    ("easy", _("Fill them with easy bots")),
+    ("medium", _("Fill them with medium bots")),
+    ("hard", _("Fill them with hard bots")),
+    ("random", _("Fill them with random bots")),
 ]
+LEVEL_NAMES = {
+    "easy": _("Easy bot: makes the obvious melds, sometimes throws a card it should keep"),
+    "medium": _("Medium bot: always the best card for its own hand, one move ahead"),
+    "hard": _("Hard bot: thinks ahead over the cards it cannot see"),
+}
+SEAT_CHOICES = [("", _("A person (invite or wait)")), *LEVEL_NAMES.items()]
 ROUNDS_CHOICES = [
     ("classic", _("Classic: 11 rounds, 3 to 13 cards")),
     ("extended", _("Extended: 13 rounds, up to 15 cards; aces, then 2s, wild in the last two")),
@@ -69,7 +77,10 @@ class GameCreateForm(forms.Form):
         help_text=_("Every time per move a player stays away counts one timeout; at this many "
                     "they lose their seat, and a bot keeps it."),
     )  # fmt: skip
-    bots = forms.ChoiceField(label=_("Empty seats"), choices=BOT_CHOICES, required=False)
+    bots = forms.ChoiceField(
+        label=_("Other empty seats"), choices=BOT_CHOICES, required=False,
+        help_text=_("The seats above left to a person, once the game is created."),
+    )  # fmt: skip
     is_public = forms.BooleanField(
         label=_("List in the lobby"),
         required=False,
@@ -82,16 +93,30 @@ class GameCreateForm(forms.Form):
         "seat_count",
         "time_per_move_days",
         "max_timeouts",
-        "bots",
         "is_public",
         "rounds",
     )
     SWITCHES = tuple(VARIANT_SWITCHES)
+    SEATS = tuple(f"seat_{n}" for n in range(2, 9))  # seat 1 is the creator's
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         for name, (label, help_text) in VARIANT_SWITCHES.items():
             self.fields[name] = forms.BooleanField(label=label, required=False, help_text=help_text)
+        for number, name in enumerate(self.SEATS, start=2):
+            self.fields[name] = forms.ChoiceField(
+                label=_("Seat %(n)d") % {"n": number}, choices=SEAT_CHOICES, required=False
+            )
+
+    def seat_fields(self):
+        """Who takes each seat after the creator's: a person, or a bot of a chosen level; then
+        what becomes of the seats left to people."""
+        return [self[name] for name in (*self.SEATS, "bots")]
+
+    def seat_bots(self) -> list[str | None]:
+        """The bot level chosen for seats 2, 3, ... (None: a person's seat), up to the count."""
+        data = self.cleaned_data
+        return [data.get(name) or None for name in self.SEATS[: data["seat_count"] - 1]]
 
     def table_fields(self):
         """The fields that set up the table (players, clock, seats, listing, rounds)."""

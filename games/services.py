@@ -7,7 +7,7 @@ writes live in deadlines/, the mail outbox's in notifications/, invitations in i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -19,7 +19,18 @@ from accounts.models import User
 from accounts.services import bots_ensure
 
 from .checks import require_creator, require_open, seat_of
-from .engine import BOTS, Action, Discard, Draw, GameState, GoOut, RuleError, Rules, get_bot
+from .engine import (
+    AUTOPILOT_LEVEL,
+    BOTS,
+    Action,
+    Discard,
+    Draw,
+    GameState,
+    GoOut,
+    RuleError,
+    Rules,
+    get_bot,
+)
 from .engine.cards import Card
 from .errors import GameError, StaleVersion
 from .locking import lock_game
@@ -50,9 +61,11 @@ def game_create(
     time_per_move_days: int | None = None,
     is_public: bool = True,
     bot_kind: str | None = None,
+    seat_bots: Sequence[str | None] = (),
     max_timeouts: int = 3,
 ) -> Game:
-    """A new game with its creator in seat 0; `bot_kind` fills every other seat with that bot."""
+    """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
+    or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -70,6 +83,9 @@ def game_create(
         max_timeouts=max_timeouts,
     )
     Seat.objects.create(game=game, index=0, user=creator)
+    for index, kind in enumerate(seat_bots[: seat_count - 1], start=1):
+        if kind:
+            _seat_bot(game, index, kind)
     if bot_kind:
         game_fill_with_bots(game_id=game.pk, user=creator, bot_kind=bot_kind)
     return game
@@ -130,24 +146,25 @@ def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> 
     game = lock_game(game_id)
     require_open(game)
     require_creator(game, user)
+    taken = set(game.seats.values_list("index", flat=True))
+    return [
+        _seat_bot(game, index, bot_kind) for index in range(game.seat_count) if index not in taken
+    ]
+
+
+def _seat_bot(game: Game, index: int, bot_kind: str) -> Seat:
+    """Seat the bot of `bot_kind` at `index`. One account per bot kind, but a bot may hold
+    several seats: its second seat goes to the numbered sibling account "<name> 2", the third to
+    "<name> 3", and so on."""
     if bot_kind not in BOTS:
         raise GameError(_("There is no such bot."))
     bot = User.objects.filter(is_bot=True, bot_kind=bot_kind).first()
     if bot is None:
         bot = next(b for b in bots_ensure() if b.bot_kind == bot_kind)
-    seats = []
-    taken = set(game.seats.values_list("index", flat=True))
-    # One account per bot kind, but a bot may hold several seats: its second seat goes to the
-    # numbered sibling account "<name> 2", the third to "<name> 3", and so on.
     same_kind = Q(user=bot) | Q(user__bot_kind__startswith=f"{bot_kind}-")
     seated = game.seats.filter(same_kind).count()
-    for index in range(game.seat_count):
-        if index in taken:
-            continue
-        seat_user = bot if seated == 0 else _bot_sibling(bot, seated + 1)
-        seats.append(Seat.objects.create(game=game, index=index, user=seat_user))
-        seated += 1
-    return seats
+    seat_user = bot if seated == 0 else _bot_sibling(bot, seated + 1)
+    return Seat.objects.create(game=game, index=index, user=seat_user)
 
 
 def _bot_sibling(bot: User, number: int) -> User:
@@ -182,10 +199,14 @@ def game_start(*, game_id: int, user: User) -> Game:
 
 
 def bot_kind_of(seat: Seat) -> str | None:
-    """The bot that plays this seat: a bot account's kind, or 'easy' on autopilot / resigned."""
+    """The bot that plays this seat: a bot account's kind; on autopilot, or for a player who
+    resigned or was dropped, the level the player chose in their settings (medium if none)."""
     if not seat.played_by_bot:
         return None
-    return seat.user.bot_kind.split("-")[0] if seat.user.is_bot else "easy"
+    if seat.user.is_bot:
+        return seat.user.bot_kind.split("-")[0]
+    preferences = getattr(seat.user, "preferences", None)
+    return preferences.autopilot_level if preferences is not None else AUTOPILOT_LEVEL
 
 
 @transaction.atomic
@@ -237,21 +258,34 @@ def _parse_card_token(token: str) -> Card:
         raise GameError(_("That is not a card.")) from None
 
 
-@transaction.atomic
 def bot_play_turn(*, game_id: int, version: int) -> bool:
     """Play one action for the bot (or autopilot) seat to move, if the game is still at
-    `version`; running it twice, or after the game moved on, does nothing."""
-    game = lock_game(game_id)
-    if game.status != Game.Status.ACTIVE or game.version != version:
+    `version`; running it twice, or after the game moved on, does nothing. The bot thinks before
+    the game is locked (a hard bot takes up to BOT_HARD_SECONDS, and a player's move must not
+    wait on it); its action is applied only if the game is still at `version`, where it was
+    computed, so it is still legal."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.version != version:
         return False
-    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
     kind = bot_kind_of(seat)
     if kind is None:
         return False
-    state = GameState.from_dict(game.state)
-    view = state.view(seat.index)  # the bot sees exactly what a player in its seat sees
-    action = get_bot(kind).choose(view, random.Random(f"{game.seed}:bot:{version}"))
-    _apply(game, seat, version, action, by_bot=True, state=state)
+    view = GameState.from_dict(game.state).view(seat.index)  # what a player in its seat sees
+    bot = get_bot(kind, seconds=settings.BOT_HARD_SECONDS, time_cap=settings.BOT_HARD_TIME_CAP)
+    action = bot.choose(view, random.Random(f"{game.seed}:bot:{version}"))
+    return _bot_apply(game_id=game_id, version=version, seat_index=seat.index, action=action)
+
+
+@transaction.atomic
+def _bot_apply(*, game_id: int, version: int, seat_index: int, action: Action) -> bool:
+    game = lock_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.version != version:
+        return False  # a person moved meanwhile (back from autopilot), or the task ran twice
+    seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
+    if seat.index != seat_index or bot_kind_of(seat) is None:
+        return False
+    _apply(game, seat, version, action, by_bot=True)
     return True
 
 
@@ -343,7 +377,7 @@ def game_queue_next(*, game: Game) -> None:
     person's 'your turn' mail when their turn has just begun (the caller holds the game's lock)."""
     if game.status != Game.Status.ACTIVE or game.to_move_seat is None:
         return
-    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
     if bot_kind_of(seat) is not None:
         enqueue_on_commit(
             "games.tasks.bot_move",

@@ -132,7 +132,7 @@ def _bot_action(game) -> dict:
     return action
 
 
-@pytest.mark.parametrize("kind", ["easy", "random"])
+@pytest.mark.parametrize("kind", ["easy", "medium", "hard", "random"])
 def test_a_bot_decides_from_its_own_view_only(kind):
     """Change what the bot may not see (the other hand, the stock): same view, same move."""
     human = UserFactory()

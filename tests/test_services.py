@@ -178,7 +178,7 @@ def test_resigning_ranks_last_and_ends_a_game_left_with_one_person():
     services.game_resign(game_id=game.pk, user=b)
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
-    assert services.bot_kind_of(Seat.objects.get(game=game, user=b)) == "easy"
+    assert services.bot_kind_of(Seat.objects.get(game=game, user=b)) == "medium"
     with pytest.raises(GameError, match="resigned"):
         services.move_draw(game_id=game.pk, user=b, version=game.version, source="stock")
     services.game_resign(game_id=game.pk, user=c)

@@ -243,6 +243,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # /healthz answers 503 when the worker's heartbeat (every 30 s) is older than this: four beats.
 WORKER_STALE_SECONDS = int(os.environ.get("WORKER_STALE_SECONDS", "120"))
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
+# The hard bot's thinking budget per move, on one core (a worker's, never a web request's).
+BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "1.0"))
+# The search is bounded by a count of simulated turns derived from the budget; the clock only
+# stops one that runs over on a busy machine (tests turn it off, for choices that never vary).
+BOT_HARD_TIME_CAP = True
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 30.0},
     # Overdue turns, autopilot, drops, reminders, stalled bots, mail not yet sent. Each run is

@@ -2,7 +2,18 @@
 
 A game is fully determined by (rules, number of players, seed, actions)."""
 
-from .bots import BOTS, Bot, GreedyBot, RandomBot, get_bot, simulate_game
+from .bots import (
+    AUTOPILOT_LEVEL,
+    BOTS,
+    LEVELS,
+    Bot,
+    EasyBot,
+    GreedyBot,
+    HardBot,
+    RandomBot,
+    get_bot,
+    simulate_game,
+)
 from .cards import Card, make_deck, parse_card, parse_cards
 from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
 from .rules import Rules
@@ -22,14 +33,18 @@ from .state import (
 
 __all__ = ["Card", "Rules", "make_deck", "parse_card", "parse_cards"]
 __all__ += [
+    "AUTOPILOT_LEVEL",
     "BOTS",
+    "LEVELS",
     "Action",
     "Bot",
     "Discard",
     "Draw",
+    "EasyBot",
     "GameState",
     "GoOut",
     "GreedyBot",
+    "HardBot",
     "MoveRecord",
     "PlayerView",
     "RandomBot",

@@ -258,15 +258,52 @@ def bench_games(seconds: float = 10.0) -> None:
     if not state_file.exists() or simulate_game is None:
         print("\nwhole games: skipped (no games/engine/state.py with a bot API yet)")
         return
-    print("\nwhole simulated games (bots 'easy', classic schedule, default rules)")
+    print("\nwhole simulated games (bots 'medium', classic schedule, default rules)")
     for players in (2, 4):
         games = 0
         start = time.perf_counter()
         while time.perf_counter() - start < seconds / 2:
-            simulate_game(Rules(), players, f"bench:{players}:{games}", ["easy"] * players)
+            simulate_game(Rules(), players, f"bench:{players}:{games}", ["medium"] * players)
             games += 1
         elapsed = time.perf_counter() - start
         print(f"  {players} players: {games / elapsed:8.2f} games per second ({games} games)")
+
+
+def bench_hard_bot(seconds: float = 10.0, budget: float = 0.25) -> None:
+    """The hard bot's search speed: determinizations (each played out once per candidate) and
+    simulated turns per second, over its moves in 2-player games against the medium bot."""
+    import random
+
+    from .bots import HardBot, get_bot
+    from .state import GameState
+
+    hard, medium = HardBot(budget, time_cap=False), get_bot("medium")
+    samples = moves = 0
+    spent = 0.0
+    times: list[float] = []
+    game = 0
+    while spent < seconds:
+        state, rng = GameState.new(Rules(), 2, f"bench:hard:{game}"), random.Random(game)
+        while not state.is_over and spent < seconds:
+            seat = state.to_move
+            if seat:
+                state.apply(medium.choose(state.view(seat), rng))
+                continue
+            start = time.perf_counter()
+            action = hard.choose(state.view(seat), rng)
+            elapsed = time.perf_counter() - start
+            state.apply(action)
+            if hard.last_samples:
+                samples, moves, spent = samples + hard.last_samples, moves + 1, spent + elapsed
+                times.append(elapsed)
+        game += 1
+    times.sort()
+    p95 = times[int(0.95 * (len(times) - 1))] * 1000
+    print(f"\nhard bot search ({budget} s budget per move, 2 players, against medium)")
+    print(
+        f"  {samples / spent:8.0f} determinizations per second, {moves} searched moves, "
+        f"median {times[len(times) // 2] * 1000:.0f} ms, p95 {p95:.0f} ms"
+    )
 
 
 def main(argv: Sequence[str] = ()) -> None:
@@ -278,6 +315,7 @@ def main(argv: Sequence[str] = ()) -> None:
     wild = bench_wild_hands(max(count // 4, 100))
     bench_discard_options(max(count // 10, 50))
     bench_games()
+    bench_hard_bot()
     print("\ntargets (warm medians of this run, one call per fresh hand, timed alternately)")
     if rl is None or wild is None:
         print("  targets 1 and 2: not measured (RLCard not installed)")

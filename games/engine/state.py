@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from operator import attrgetter
 from typing import Literal
 
 from .cards import Card, make_deck, shuffled
@@ -38,6 +38,12 @@ PHASE_DRAW = "draw"
 PHASE_DISCARD = "discard"
 PHASE_GAME_OVER = "game_over"
 SOURCES = ("stock", "discard")
+# What everyone at the table saw happen to the discard pile this round, as (seat, kind, card):
+# "turned" (seat None) the card turned up at the deal, "took" a draw from the pile, "threw" a
+# discard (going out included), "reshuffled" (seat None, the card left on top) when the pile
+# below its top became the new stock. A player may keep this log by watching; bots read it.
+PILE_TURNED, PILE_TOOK, PILE_THREW, PILE_RESHUFFLED = "turned", "took", "threw", "reshuffled"
+PileEvent = tuple[int | None, str, Card]
 
 
 def gettext_noop(message: str) -> str:
@@ -110,14 +116,29 @@ def action_from_dict(data: Mapping) -> Action:
 # -- solver access, memoized: bots and the state ask the same questions about the same hand -------
 
 
-@lru_cache(maxsize=4096)
-def _options_for(hand: tuple[Card, ...], wild_rank: int, rules: Rules) -> dict[Card, int]:
-    return discard_options(list(hand), wild_rank, rules)
+# Cards' own ordering and hash are Python-level (a dataclass's): a hand is sorted and keyed by
+# the C-level tuples of their fields instead, which took a remembered answer from 40 to 9 us
+# (bots' rollouts ask for the same hands again and again).
+CARD_KEY = attrgetter("rank", "suit", "copy")
+_OPTIONS: dict[tuple, dict[Card, int]] = {}
+_OPTIONS_LIMIT = 65536
+
+
+def hand_key(hand: Iterable[Card]) -> tuple:
+    """A hashable key for the multiset of cards `hand` (order ignored), cheap to build."""
+    return tuple(sorted(map(CARD_KEY, hand)))
 
 
 def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -> dict[Card, int]:
     """`melds.discard_options`, remembered per hand. The result is shared: do not mutate it."""
-    return _options_for(tuple(sorted(hand)), wild_rank, rules)
+    hand = list(hand)
+    key = (hand_key(hand), wild_rank, rules)
+    found = _OPTIONS.get(key)
+    if found is None:
+        if len(_OPTIONS) >= _OPTIONS_LIMIT:
+            _OPTIONS.clear()
+        found = _OPTIONS[key] = discard_options(sorted(hand, key=CARD_KEY), wild_rank, rules)
+    return found
 
 
 # -- results ---------------------------------------------------------------------------------------
@@ -325,6 +346,7 @@ class PlayerView:
     is_over: bool
     winners: tuple[int, ...]
     legal_actions: tuple[Action, ...] = field(default=())
+    pile_events: tuple[PileEvent, ...] = field(default=())  # this round's, oldest first
 
     @property
     def my_turn(self) -> bool:
@@ -358,7 +380,16 @@ class PlayerView:
             "is_over": self.is_over,
             "winners": list(self.winners),
             "legal_actions": [action.to_dict() for action in self.legal_actions],
+            "pile_events": _pile_events_to_json(self.pile_events),
         }
+
+
+def _pile_events_to_json(events: Iterable[PileEvent]) -> list[list]:
+    return [[seat, kind, _token(card)] for seat, kind, card in events]
+
+
+def _pile_events_from_json(data: Iterable[Sequence]) -> list[PileEvent]:
+    return [(seat, kind, _card(token)) for seat, kind, token in data]
 
 
 # -- the state machine -----------------------------------------------------------------------------
@@ -386,6 +417,7 @@ class GameState:
         self.turns_played = 0  # completed turns this round
         self.reshuffles = 0  # stock rebuilt from the discard pile this round
         self.pending_results: list[SeatResult | None] = [None] * players  # redemption lay-downs
+        self.pile_events: list[PileEvent] = []
         self.round_results: list[RoundResult] = []
         self.totals = [0] * players
         self.winners: list[int] = []
@@ -427,6 +459,7 @@ class GameState:
         self.turns_played = 0
         self.reshuffles = 0
         self.pending_results = [None] * self.players
+        self.pile_events = [(None, PILE_TURNED, self.discard_pile[0])]
 
     # -- derived facts -----------------------------------------------------------------------
     @property
@@ -573,6 +606,7 @@ class GameState:
         else:
             card = self.discard_pile.pop()
             self.drawn_from_discard = card
+            self.pile_events.append((action.seat, PILE_TOOK, card))
         self.hands[action.seat].append(card)
         self.phase = PHASE_DISCARD
         return MoveRecord(
@@ -591,6 +625,7 @@ class GameState:
         self.stock = shuffled(below_top, seed)
         self.discard_pile = [top]
         self.reshuffles += 1
+        self.pile_events.append((None, PILE_RESHUFFLED, top))
 
     def _discard(self, action: Discard | GoOut, index: int) -> MoveRecord:
         seat, card = action.seat, action.card
@@ -599,6 +634,7 @@ class GameState:
         layoffs: tuple[Layoff, ...] = ()
         hand.remove(card)
         self.discard_pile.append(card)
+        self.pile_events.append((seat, PILE_THREW, card))
         self.drawn_from_discard = None
         self.turns_played += 1
         round_index = self.round_index
@@ -737,6 +773,7 @@ class GameState:
             is_over=self.is_over,
             winners=tuple(self.winners),
             legal_actions=tuple(self.legal_actions()) if my_turn else (),
+            pile_events=tuple(self.pile_events),
         )
 
     # -- serialization -----------------------------------------------------------------------
@@ -767,6 +804,7 @@ class GameState:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "action_count": self.action_count,
+            "pile_events": _pile_events_to_json(self.pile_events),
         }
 
     @classmethod
@@ -794,6 +832,7 @@ class GameState:
         state.totals = list(data["totals"])
         state.winners = list(data["winners"])
         state.action_count = data["action_count"]
+        state.pile_events = _pile_events_from_json(data.get("pile_events", ()))  # older: none
         return state
 
     def __eq__(self, other: object) -> bool:

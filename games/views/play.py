@@ -13,7 +13,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from .. import services
-from ..engine import Rules
+from ..engine import AUTOPILOT_LEVEL, Rules
 from ..errors import GameError
 from ..forms import GameCreateForm
 from ..models import Game
@@ -58,6 +58,7 @@ def game_new(request):
                     max_timeouts=data["max_timeouts"],
                     is_public=data["is_public"],
                     bot_kind=data["bots"],
+                    seat_bots=form.seat_bots(),
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -254,7 +255,7 @@ def game_resign(request, game_id):
 
 @require_POST
 def game_bots(request, game_id):
-    bot_kind = request.POST.get("bot", "easy")
+    bot_kind = request.POST.get("bot", AUTOPILOT_LEVEL)
     return _act(request, game_id, services.game_fill_with_bots, bot_kind=bot_kind)
 
 

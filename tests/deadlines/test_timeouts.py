@@ -60,7 +60,7 @@ def test_an_absent_player_is_dropped_after_max_timeouts_counted_per_time_per_mov
     assert seat.timeouts == 3 and seat.dropped and seat.resigned and not seat.autopilot
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE  # two people are still playing; a bot keeps the seat
-    assert services.bot_kind_of(seat) == "easy"
+    assert services.bot_kind_of(seat) == "medium"
 
 
 def test_dropping_one_of_two_people_ends_the_game_with_them_ranked_last():

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.engine import bots as bots_module
-from games.engine.bots import BOTS, GreedyBot, RandomBot, get_bot, simulate_game
+from games.engine.bots import BOTS, EasyBot, GreedyBot, HardBot, RandomBot, get_bot, simulate_game
+from games.engine.bots.base import cannot_help
 from games.engine.cards import Card, make_deck
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
@@ -25,16 +25,22 @@ def greedy_choice(state: GameState):
 
 
 def test_registry():
-    assert set(BOTS) == {"random", "easy"}
+    assert set(BOTS) == {"random", "easy", "medium", "hard"}
     assert isinstance(get_bot("random"), RandomBot)
-    assert isinstance(get_bot("easy"), GreedyBot)
+    assert isinstance(get_bot("easy"), EasyBot)
+    assert isinstance(get_bot("medium"), GreedyBot)
+    assert isinstance(get_bot("hard"), HardBot)
+    assert get_bot("hard", seconds=0.2).work_budget < get_bot("hard").work_budget
     with pytest.raises(ValueError, match="no bot named"):
         get_bot("grandmaster")
 
 
 def test_bots_never_see_the_state():
-    source = inspect.getsource(bots_module.RandomBot) + inspect.getsource(bots_module.GreedyBot)
-    assert "GameState" not in source and "state." not in source
+    from games.engine.bots import base, hard, knowledge, rollout, simple
+
+    for module in (base, simple, knowledge, rollout, hard):
+        source = inspect.getsource(module)
+        assert "GameState" not in source and "state." not in source, module
 
 
 @pytest.mark.parametrize("name", sorted(BOTS))
@@ -118,7 +124,7 @@ def test_bots_play_on_from_a_hand_of_jokers_that_took_a_joker(name, all_wild_mel
         assert action in state.legal_actions()
         state.apply(action)
     assert state.to_move == 1
-    if name == "easy":  # three jokers meld only when all-wild melds are allowed
+    if name != "random":  # three jokers meld only when all-wild melds are allowed
         assert (state.went_out == 0) is all_wild_melds
 
 
@@ -149,7 +155,7 @@ def test_simulate_game_needs_a_bot_per_seat():
 
 
 def test_greedy_bots_go_out_often():
-    state = simulate_game(Rules(), 3, "greedy", ["easy"] * 3)
+    state = simulate_game(Rules(), 3, "greedy", ["medium"] * 3)
     went_out = [r.went_out for r in state.round_results]
     assert sum(w is not None for w in went_out) >= 8
 
@@ -165,16 +171,16 @@ def test_the_take_the_discard_shortcut_agrees_with_the_solver(indexes, wild_rank
     rules = Rules(aces_high=aces, face_cards_by_rank=ranked)
     deck = make_deck()
     *hand, top = [deck[i] for i in indexes]
-    if bots_module._cannot_help(hand, top, wild_rank, rules):
+    if cannot_help(hand, top, wild_rank, rules):
         options = discard_options([*hand, top], wild_rank, rules)
         assert min(options[card] for card in hand) >= options[top]
 
 
 def test_the_shortcut_applies_only_to_a_lone_dear_card():
     rules = Rules()
-    assert bots_module._cannot_help(cards("2C 5D 7S"), Card(13, "H"), 4, rules)
-    assert not bots_module._cannot_help(cards("2C 5D 7S"), Card(13, "H"), 2, rules)  # 2s wild
-    assert not bots_module._cannot_help(cards("2C 5D JH"), Card(13, "H"), 4, rules)  # neighbour
-    assert not bots_module._cannot_help(cards("2C 5D KS"), Card(13, "H"), 4, rules)  # same rank
-    assert not bots_module._cannot_help(cards("2C 5D 7S"), Card(6, "H"), 4, rules)  # cheaper
-    assert not bots_module._cannot_help(cards("2C 5D QS"), Card(1, "S"), 4, Rules(aces_high=True))
+    assert cannot_help(cards("2C 5D 7S"), Card(13, "H"), 4, rules)
+    assert not cannot_help(cards("2C 5D 7S"), Card(13, "H"), 2, rules)  # 2s wild
+    assert not cannot_help(cards("2C 5D JH"), Card(13, "H"), 4, rules)  # neighbour
+    assert not cannot_help(cards("2C 5D KS"), Card(13, "H"), 4, rules)  # same rank
+    assert not cannot_help(cards("2C 5D 7S"), Card(6, "H"), 4, rules)  # cheaper
+    assert not cannot_help(cards("2C 5D QS"), Card(1, "S"), 4, Rules(aces_high=True))

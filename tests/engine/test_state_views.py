@@ -219,3 +219,20 @@ def test_rule_errors_carry_an_untranslated_template_and_its_parameters():
     assert caught.value.template == "You do not hold the %(card)s."
     assert caught.value.params == {"card": str(foreign)}
     assert str(caught.value) == f"You do not hold the {foreign}."
+
+
+def test_the_pile_log_records_what_the_table_saw_and_survives_a_snapshot():
+    state = make_state(["5H 6H KS", "9C 10D QS"], stock="2C", discard="JC 7H")
+    state.pile_events = [(None, "turned", Card(7, "H"))]
+    state.apply(Draw(0, "discard"))
+    state.apply(Discard(0, Card(13, "S")))
+    state.apply(Draw(1, "stock"))  # unseen: not logged
+    state.apply(Discard(1, Card(2, "C")))
+    expected = (
+        (None, "turned", Card(7, "H")),
+        (0, "took", Card(7, "H")),
+        (0, "threw", Card(13, "S")),
+        (1, "threw", Card(2, "C")),
+    )
+    assert state.view(0).pile_events == state.view(1).pile_events == expected
+    assert GameState.from_dict(state.to_dict()).view(None).pile_events == expected

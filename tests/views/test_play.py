@@ -249,4 +249,5 @@ def test_the_new_game_form_shows_every_field_in_exactly_one_of_its_groups():
 
     form = GameCreateForm()
     grouped = [f.name for f in form.table_fields()] + [f.name for f in form.variant_fields()]
+    grouped += [f.name for f in form.seat_fields()]
     assert sorted(grouped) == sorted(form.fields) and len(set(grouped)) == len(grouped)

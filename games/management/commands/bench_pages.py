@@ -99,10 +99,10 @@ class Command(BaseCommand):
         players = [User.objects.create_user(f"bench{suffix}-{i}") for i in range(2)]
         game = services.game_create(creator=players[0], rules=Rules(), seat_count=3)
         services.game_join(game_id=game.pk, user=players[1])
-        services.game_fill_with_bots(game_id=game.pk, user=players[0], bot_kind="easy")
+        services.game_fill_with_bots(game_id=game.pk, user=players[0], bot_kind="medium")
         services.game_start(game_id=game.pk, user=players[0])
         seats = {s.index: s.user for s in game.seats.select_related("user")}
-        rng, bot = random.Random(suffix), get_bot("easy")
+        rng, bot = random.Random(suffix), get_bot("medium")
         game.refresh_from_db()
         while game.state["round_index"] < 2 or seats[game.to_move_seat] != players[0]:
             if seats[game.to_move_seat].is_bot:

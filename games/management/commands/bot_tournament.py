@@ -1,0 +1,105 @@
+"""Play bot levels against each other and print how they fared (see games/engine/tournament.py)."""
+
+import multiprocessing
+import sys
+import time
+from functools import partial
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.engine import LEVELS, Rules
+from games.engine.bots import BOTS
+from games.engine.tournament import head_to_head, play_game, summarize
+
+
+class Command(BaseCommand):
+    help = (
+        "Seeded, reproducible games between bot levels on several processes; prints mean score "
+        "(95% CI), win rate, rate of going out first and time per move."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=20)
+        parser.add_argument("--players", type=int, default=2)
+        parser.add_argument(
+            "--bots",
+            default="hard,medium",
+            help="Levels, comma-separated, repeated to fill the seats (rotated game by game).",
+        )
+        parser.add_argument("--seed", default="tournament")
+        parser.add_argument("--processes", type=int, default=1)
+        parser.add_argument(
+            "--hard-seconds",
+            type=float,
+            default=1.0,
+            help="The hard bot's budget per move (BOT_HARD_SECONDS in the app).",
+        )
+        parser.add_argument("--rounds", default="classic", choices=["classic", "extended"])
+
+    def handle(self, *args, games, players, bots, seed, processes, hard_seconds, rounds, **_):
+        levels = [name.strip() for name in bots.split(",") if name.strip()]
+        unknown = [name for name in levels if name not in BOTS]
+        if unknown or not levels:
+            raise CommandError(f"Unknown bots {unknown}; choose from {', '.join(BOTS)}.")
+        if not 2 <= players <= 8 or games < 1 or processes < 1:
+            raise CommandError("2 to 8 players, at least one game and one process.")
+        play = partial(
+            play_game,
+            levels=levels,
+            players=players,
+            seed=seed,
+            rules=Rules(rounds=rounds),
+            seconds=hard_seconds,
+        )
+        started = time.perf_counter()
+        records = []
+        with multiprocessing.get_context("fork").Pool(processes) as pool:
+            for record in pool.imap_unordered(play, range(games)):
+                records.append(record)
+                _progress(len(records), games, time.perf_counter() - started)
+        sys.stderr.write("\n")
+        records.sort(key=lambda record: record.index)
+        self._report(records, levels, players, seed, hard_seconds, time.perf_counter() - started)
+
+    def _report(self, records, levels, players, seed, hard_seconds, elapsed):
+        out = self.stdout.write
+        out(
+            f"{len(records)} games, {players} players, bots {','.join(levels)}, seed {seed!r}, "
+            f"hard budget {hard_seconds:g} s/move, {elapsed:.0f} s wall"
+        )
+        out(
+            f"{'bot':<8} {'seats':>5} {'mean score':>18} {'win rate':>9} {'out first':>10} "
+            f"{'move p50':>9} {'move p95':>9}"
+        )
+        for summary in sorted(summarize(records), key=lambda s: LEVELS_ORDER.get(s.level, 9)):
+            out(
+                f"{summary.level:<8} {len(summary.scores):>5} "
+                f"{summary.mean:>9.1f} ± {summary.half_width:<6.1f} "
+                f"{summary.wins / len(summary.scores):>9.1%} "
+                f"{summary.went_out / summary.rounds:>10.1%} "
+                f"{summary.time_quantile(0.5) * 1000:>7.1f}ms "
+                f"{summary.time_quantile(0.95) * 1000:>7.1f}ms"
+            )
+        distinct = list(dict.fromkeys(levels))
+        for i, a in enumerate(distinct):
+            for b in distinct[i + 1 :]:
+                share, games = head_to_head(records, a, b)
+                out(f"{a} finished below {b} in {share:.1%} of {games} games (ties count half)")
+        samples = sum(record.hard_samples for record in records)
+        seconds = sum(record.hard_seconds for record in records)
+        if samples:
+            out(f"hard: {samples / seconds:.0f} determinizations per second of search")
+
+
+LEVELS_ORDER = {name: index for index, name in enumerate(("hard", *reversed(LEVELS), "random"))}
+
+
+def _progress(done: int, total: int, elapsed: float) -> None:
+    width = 30
+    filled = width * done // total
+    eta = elapsed / done * (total - done)
+    sys.stderr.write(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+        f"{elapsed:.0f} s, about {eta:.0f} s left"
+    )
+    sys.stderr.flush()

@@ -1,0 +1,210 @@
+"""The three levels: legal in every variant and table size, deterministic in (view, seed,
+budget), blind to everything but the view, and each doing what its level promises."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from dataclasses import replace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot
+from games.engine.bots.knowledge import knowledge_of, sample_deal
+from games.engine.cards import Card
+from games.engine.rules import Rules
+from games.engine.state import Discard, Draw, GameState, GoOut
+from tests.engine.test_games_property import rules_strategy
+from tests.engine.test_state import cards, make_state
+
+pytestmark = pytest.mark.engine
+
+
+def tiny_hard() -> HardBot:
+    """A hard bot searching a few samples, with no clock: quick, and fully deterministic."""
+    return HardBot(0.001, time_cap=False)
+
+
+LEVELS = {"easy": EasyBot(), "medium": GreedyBot(), "hard": tiny_hard()}
+
+
+def advance(state: GameState, steps: int, seed: str) -> int:
+    """Play up to `steps` actions of medium and random bots (a mix reaches every phase); the
+    number played."""
+    rng = random.Random(seed)
+    names = ["medium", "random"]
+    for step in range(steps):
+        if state.is_over:
+            return step
+        bot = get_bot(names[step % 3 == 0])
+        state.apply(bot.choose(state.view(state.to_move), rng))
+    return steps
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    rules=rules_strategy,
+    players=st.integers(2, 8),
+    seed=st.text("abcdef0123", min_size=1, max_size=6),
+    steps=st.integers(0, 400),
+)
+def test_every_level_only_chooses_legal_actions(rules, players, seed, steps):
+    length = advance(GameState.new(rules, players, seed), 100_000, seed)
+    state = GameState.new(rules, players, seed)
+    advance(state, steps % length, seed)  # the same game, stopped before its end
+    view = state.view(state.to_move)
+    for name, bot in LEVELS.items():
+        action = bot.choose(view, random.Random(seed))
+        assert action in state.legal_actions(), name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 4])
+def test_whole_games_between_the_levels_are_legal(players):
+    rules = Rules(turn_limit=8)
+    bots = [LEVELS[name] for name in ("hard", "medium", "easy", "hard")[:players]]
+    state = GameState.new(rules, players, "levels")
+    rng = random.Random(0)
+    while not state.is_over:
+        action = bots[state.to_move].choose(state.view(state.to_move), rng)
+        assert action in state.legal_actions()
+        state.apply(action)
+
+
+def mid_round_view(seed="same", steps=9, players=3):
+    state = GameState.new(Rules(), players, seed)
+    state.round_index = 6  # nine cards: enough choice for the search to matter
+    state._deal()
+    advance(state, steps, seed)
+    return state
+
+
+@pytest.mark.parametrize("steps", [8, 9, 10, 11])
+def test_the_same_view_seed_and_budget_give_the_same_action(steps):
+    view = mid_round_view(steps=steps).view(mid_round_view(steps=steps).to_move)
+    first = HardBot(0.01, time_cap=False).choose(view, random.Random("seed"))
+    again = HardBot(0.01, time_cap=False).choose(view, random.Random("seed"))
+    assert first == again
+
+
+CHOICE_SCRIPT = """
+import random
+from games.engine.bots import HardBot
+from tests.engine.test_bot_levels import mid_round_view
+state = mid_round_view(steps=9)
+print(HardBot(0.01, time_cap=False).choose(state.view(state.to_move), random.Random("x")))
+"""
+
+
+def test_the_hard_choice_does_not_depend_on_the_hash_seed():
+    """Set order of cards changes with PYTHONHASHSEED; the choice must not."""
+    choices = {
+        subprocess.run(
+            [sys.executable, "-c", CHOICE_SCRIPT],
+            env={"PYTHONHASHSEED": str(hash_seed), "PATH": ""},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for hash_seed in (1, 2, 3)
+    }
+    assert len(choices) == 1
+
+
+def hide_the_unseen(state: GameState, seat: int, seed: str) -> GameState:
+    """The same game as `seat` sees it, with every card it cannot see dealt again: the other
+    hands and the stock shuffled together (each hand keeps its size, the stock its size)."""
+    other = GameState.from_dict(state.to_dict())
+    others = [s for s in range(state.players) if s != seat]
+    taken = {c for who, kind, c in state.pile_events if who in others and kind == "took"}
+    keep = {s: [c for c in other.hands[s] if c in taken] for s in others}  # everybody saw these
+    pool = [c for s in others for c in other.hands[s] if c not in taken] + other.stock
+    random.Random(seed).shuffle(pool)
+    for s in others:
+        need = len(other.hands[s]) - len(keep[s])
+        other.hands[s], pool = keep[s] + pool[:need], pool[need:]
+    other.stock = pool
+    return other
+
+
+@pytest.mark.parametrize("steps", [5, 9, 14, 21])
+def test_a_bot_reads_nothing_but_its_view(steps):
+    state = mid_round_view(steps=steps)
+    seat = state.to_move
+    blind = hide_the_unseen(state, seat, f"hide{steps}")
+    assert blind.hands != state.hands or blind.stock != state.stock
+    assert blind.view(seat) == state.view(seat)
+    for name, bot in LEVELS.items():
+        choice = bot.choose(state.view(seat), random.Random(steps))
+        assert bot.choose(blind.view(seat), random.Random(steps)) == choice, name
+
+
+def test_a_view_stripped_of_the_finished_rounds_gives_the_same_choice():
+    """The search looks at the round being played only."""
+    state = mid_round_view(steps=7)
+    view = state.view(state.to_move)
+    stripped = replace(view, round_results=(), scores=(), totals=(0,) * view.players)
+    bot = tiny_hard()
+    assert bot.choose(stripped, random.Random(1)) == bot.choose(view, random.Random(1))
+
+
+# -- what each level promises --------------------------------------------------------------------
+
+
+def test_easy_sometimes_throws_a_card_it_should_keep():
+    state = make_state(["5H 6H 7H KS 9C", "9D 10D QS 2C 3C"], stock="2D", round_index=2)
+    state.apply(Draw(0, "stock"))
+    view = state.view(0)
+    best = GreedyBot().choose(view, random.Random(0))
+    picks = [EasyBot().choose(view, random.Random(i)) for i in range(60)]
+    assert all(pick in state.legal_actions() for pick in picks)
+    assert 0 < sum(pick != best for pick in picks) < 60
+
+
+def test_medium_does_not_feed_the_next_player_a_card_it_wants():
+    # KC or QS: either leaves 10. Seat 1 was seen taking the QD, so the QS stays home.
+    hands = ["5H 6H 7H KC", "9C 2S 3S 10C"]
+    state = make_state(hands, discard="8C QD", to_move=1, round_index=1, stock="QS")
+    state.apply(Draw(1, "discard"))
+    state.apply(Discard(1, Card(9, "C")))
+    state.apply(Draw(0, "stock"))
+    assert GreedyBot().choose(state.view(0), random.Random(0)) == Discard(0, Card(13, "C"))
+    unseen = make_state(hands, discard="8C 9C", to_move=0, round_index=1, stock="QS")
+    unseen.apply(Draw(0, "stock"))  # nobody took a queen: the tie goes to the lower card
+    assert GreedyBot().choose(unseen.view(0), random.Random(0)) == Discard(0, Card(12, "S"))
+
+
+def test_hard_goes_out_when_it_can():
+    state = make_state(["5H 6H KS", "9C 10D QS"], stock="7H")
+    state.apply(Draw(0, "stock"))
+    assert tiny_hard().choose(state.view(0), random.Random(0)) == GoOut(0, Card(13, "S"))
+
+
+def test_hard_takes_a_discard_that_completes_its_hand_in_the_last_turn():
+    state = make_state(["9C 10D QS", "5H 6H KS"], discard="JC 7H", to_move=1)
+    state.apply(Draw(1, "discard"))
+    state.apply(GoOut(1, Card(13, "S")))  # seat 1 threw the KS; seat 0 has its last turn
+    state.hands[0] = cards("8C 9C KD")
+    state.discard_pile.append(Card(10, "C"))
+    assert tiny_hard().choose(state.view(0), random.Random(0)) == Draw(0, "discard")
+
+
+def test_samples_put_cards_seen_taken_in_the_taker_s_hand():
+    state = mid_round_view(steps=0, players=2)
+    top = state.discard_pile[-1]
+    state.apply(Draw(state.to_move, "discard"))
+    taker = state.to_move
+    state.apply(Discard(taker, next(c for c in state.hands[taker] if c != top)))
+    seat = state.to_move
+    view = state.view(seat)
+    knowledge = knowledge_of(view)
+    assert top in knowledge.held[taker] and top not in knowledge.unseen
+    assert view.top_discard not in knowledge.unseen
+    weights = {taker: [1.0] * len(knowledge.unseen)}
+    hands, stock = sample_deal(knowledge, view, weights, [taker], random.Random(0))
+    assert top in hands[taker] and len(hands[taker]) == view.card_counts[taker]
+    assert len(stock) == view.stock_size
+    assert not set(stock) & set(hands[taker])

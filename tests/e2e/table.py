@@ -10,7 +10,7 @@ from games.engine.bots import get_bot
 from games.models import Game
 from tests.factories import play_one
 
-EASY = get_bot("easy")
+CHOOSER = get_bot("medium")  # the greedy bot: rounds end soonest
 
 
 def fresh(game) -> Game:
@@ -19,9 +19,9 @@ def fresh(game) -> Game:
 
 
 def chosen_action(game):
-    """What the easy bot would play for the seat to move: a move that gets rounds finished."""
+    """What the medium bot would play for the seat to move: a move that gets rounds finished."""
     state = GameState.from_dict(game.state)
-    return EASY.choose(state.view(state.to_move), random.Random(f"e2e:{game.version}"))
+    return CHOOSER.choose(state.view(state.to_move), random.Random(f"e2e:{game.version}"))
 
 
 def version_on(page) -> int:
@@ -65,8 +65,9 @@ def play_turn_by_clicking(page, game) -> list[str]:
 
 
 def wait_for_the_worker(page, game, timeout=20.0):
-    """A bot is to move: the worker plays its draw and discard (or it ends the round)."""
-    seat, round_index = fresh(game).to_move_seat, game.round_index
+    """A bot is to move (as `game` was last read): the worker plays its draw and discard, or ends
+    the round. The seat is the one read before, not read again: the bot may be done already."""
+    seat, round_index = game.to_move_seat, game.round_index
 
     def done():
         fresh(game)
@@ -77,7 +78,7 @@ def wait_for_the_worker(page, game, timeout=20.0):
 
 def play_on(game, *, until=lambda game: False) -> int:
     """Play on through the services (not the browser) until `until(game)` or the game's end: each
-    person plays what the easy bot would, and a bot's turn is played as the worker would
+    person plays what the medium bot would, and a bot's turn is played as the worker would
     (bot_play_turn, which does nothing if the worker got there first). Returns how many moves
     were tried."""
     users = {seat.index: seat.user for seat in game.seats.select_related("user")}

@@ -17,17 +17,19 @@ from tests.e2e.table import (
     wait_for_version,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.worker]
+pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.slow]  # a whole game
 
 CLICKED_ROUNDS = 2  # at least; more until a person has gone out by clicking (at most MAX)
 MAX_CLICKED_ROUNDS = 4
 
 
-def create_game(page, *, seats: int) -> Game:
+def create_game(page) -> Game:
+    """Three seats: the creator's, one left to a person, one for a medium bot."""
     page.goto("/games/new/")
     form = page.locator("form.new-game")
-    form.locator("select[name=seat_count]").select_option(str(seats))
-    form.locator("select[name=bots]").select_option("")  # wait for people
+    form.locator("select[name=seat_count]").select_option("3")
+    form.locator("select[name=seat_2]").select_option("")  # a person
+    form.locator("select[name=seat_3]").select_option("medium")
     with page.expect_navigation():
         form.locator("button[type=submit]").click()
     game_id = int(urlsplit(page.url).path.strip("/").split("/")[-1])
@@ -44,12 +46,11 @@ def test_two_people_and_a_bot_play_rounds_by_clicking_then_finish_and_look_back(
     ada, a = player(display_name="Ada")
     bob, b = player(display_name="Bob")
 
-    game = create_game(a, seats=3)
+    game = create_game(a)
     invitation = a.locator("input.invite").input_value()
     b.goto(urlsplit(invitation).path)
     submit(b, f"/games/{game.pk}/join/")
     a.reload()
-    submit(a, f"/games/{game.pk}/bots/")
     submit(a, f"/games/{game.pk}/start/")
     assert fresh(game).status == Game.Status.ACTIVE
     b.goto(f"/games/{game.pk}/")  # the waiting room does not poll; the table does

@@ -29,7 +29,7 @@ def my_turn_to_draw(game, user):
 def game_at_my_turn(user, *, rounds_played=0, also=lambda game: True) -> Game:
     """A game against a bot, played on (through the services) to `user`'s turn to draw, once
     `rounds_played` whole rounds are over and `also(game)` holds."""
-    game = started_game([user], seat_count=2, bots="easy")
+    game = started_game([user], seat_count=2, bots="medium")
     play_on(
         game,
         until=lambda g: g.round_index >= rounds_played and my_turn_to_draw(g, user) and also(g),

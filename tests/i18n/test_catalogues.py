@@ -71,18 +71,32 @@ def keys(po: polib.POFile) -> set[tuple]:
     return {(e.msgctxt, e.msgid, e.msgid_plural) for e in po if not e.obsolete}
 
 
+IGNORED = [".venv", "var", "tests", "build", "locale"]
+
+
 def test_every_catalogue_holds_every_string_of_the_code(tmp_path, settings, monkeypatch):
-    """`make messages` run into a copy of the catalogues adds nothing and removes nothing."""
+    """`make messages` run over the code into a copy of the catalogues adds nothing and removes
+    nothing. It runs in a folder of links to the code: makemessages writes into any `locale`
+    folder it finds beside the files it reads, which must not be the real one."""
     if not shutil.which("xgettext"):
         pytest.fail("GNU gettext (xgettext) is needed to check the catalogues: apt install gettext")
+    base = Path(settings.BASE_DIR)
+    for entry in base.iterdir():
+        if entry.name not in IGNORED and not entry.name.startswith("."):
+            (tmp_path / entry.name).symlink_to(entry)
     shutil.copytree(LOCALE, tmp_path / "locale")
     settings.LOCALE_PATHS = [tmp_path / "locale"]
-    monkeypatch.chdir(settings.BASE_DIR)
+    monkeypatch.chdir(tmp_path)
+    before = {
+        code: (LOCALE / code / "LC_MESSAGES" / "django.po").read_bytes() for code in LANGUAGES
+    }
     call_command(
         "makemessages", locale=LANGUAGES, no_location=True, no_obsolete=True, verbosity=0,
-        ignore_patterns=[".venv/*", "var/*", "tests/*", "build/*"],
+        symlinks=True, ignore_patterns=[f"{name}/*" for name in IGNORED],
     )  # fmt: skip
     for code in LANGUAGES:
+        real = LOCALE / code / "LC_MESSAGES" / "django.po"
+        assert real.read_bytes() == before[code], f"{code}: the check wrote into the catalogue"
         fresh = keys(polib.pofile(str(tmp_path / "locale" / code / "LC_MESSAGES" / "django.po")))
         kept = keys(catalogue(code))
         assert fresh - kept == set(), f"{code}: not in the catalogue yet (make messages)"

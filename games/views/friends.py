@@ -70,7 +70,7 @@ def friend_invite(request, username: str):
         return _refused(request, error)
     messages.success(
         request,
-        _("%(who)s is invited to this game: it starts once they take the seat.")
+        _("%(who)s is invited to this game. Start it once they have taken the seat.")
         % {"who": player.name},
     )
     return redirect("game", game_id=game.pk)

@@ -9,22 +9,20 @@ from accounts.models import User
 from ..models import Follow, Game, Seat
 
 
-def host_follows(user: User, host: str = "created_by") -> Exists:
-    """For a query over games (or, with host="game__created_by", seats): the game's host follows
-    `user`, so a friends-only game is theirs to see and join. False for a visitor."""
+def host_follows(user: User) -> Exists:
+    """For a query over games: the game's host follows `user`, so a friends-only game is theirs
+    to see and join. False for a visitor."""
     user_id = user.pk if user.is_authenticated else None
-    return Exists(Follow.objects.filter(follower_id=OuterRef(host), followee_id=user_id))
+    return Exists(Follow.objects.filter(follower_id=OuterRef("created_by"), followee_id=user_id))
 
 
-def listed_for(user: User, prefix: str = "") -> Q:
+def listed_for(user: User) -> Q:
     """The open games `user` may find in the lobby and on the friends page: the listed ones, and
     the friends-only ones of a host who follows them (or that they host)."""
-    host = f"{prefix}created_by"
     user_id = user.pk if user.is_authenticated else None
-    friends_only = Q(**{f"{prefix}friends_only": True}) & (
-        Q(**{host: user_id}) | Q(host_follows(user, host))
+    return Q(is_public=True) | Q(friends_only=True) & (
+        Q(created_by_id=user_id) | Q(host_follows(user))
     )
-    return Q(**{f"{prefix}is_public": True}) | friends_only
 
 
 def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:

@@ -4,7 +4,7 @@ the admin may not add, change or delete them. The mail outbox is read-only too."
 
 from django.contrib import admin
 
-from .models import Game, Invitation, Move, Notification, Seat
+from .models import Follow, Game, Invitation, Move, Notification, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -87,3 +87,12 @@ class InvitationAdmin(admin.ModelAdmin):
     list_filter = ("status",)
     search_fields = ("invited_as", "invitee__username", "invited_by__username")
     raw_id_fields = ("game", "invitee", "invited_by")
+
+
+@admin.register(Follow)
+class FollowAdmin(admin.ModelAdmin):
+    """Who follows whom (the friends pages, friends-only games)."""
+
+    list_display = ("created_at", "follower", "followee")
+    search_fields = ("follower__username", "followee__username")
+    raw_id_fields = ("follower", "followee")

@@ -1,7 +1,8 @@
 """A player leaving the site for good. The games keep their seats, moves and results (the other
 players' history and ratings rest on them), but the person goes: their games in play go on
 without them (resigned: a bot plays the seat), the games they were waiting in lose them, and the
-mail and invitations addressed to them go. Then accounts.services.user_delete forgets the person.
+mail and invitations addressed to them go, and their follows both ways. Then
+accounts.services.user_delete forgets the person.
 
 Why here and not a signal or a hook in accounts: accounts imports nothing from games, and the
 one writer that knows both sides is the games side, which already imports accounts; the view
@@ -17,7 +18,7 @@ from accounts.models import DELETED_USERNAME_PREFIX, User
 from accounts.services import user_delete
 
 from . import services
-from .models import Game, Invitation, Notification, Seat
+from .models import Follow, Game, Invitation, Notification, Seat
 
 
 def player_forget(*, user: User) -> None:
@@ -37,6 +38,7 @@ def player_forget(*, user: User) -> None:
     # An answered invitation stays (the game's record), without the name or email it was sent to.
     Invitation.objects.filter(invitee=user).update(invited_as=f"{DELETED_USERNAME_PREFIX}{user.pk}")
     Notification.objects.filter(user=user).delete()
+    Follow.objects.filter(Q(follower=user) | Q(followee=user)).delete()
 
 
 @transaction.atomic

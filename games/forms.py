@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
 from .engine import BOTS, Rules
-from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
+from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
 
 # Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
 TIME_CHOICES = [("", _("No time limit"))] + [
@@ -22,6 +22,11 @@ LEVEL_NAMES = {
     "medium": _("Medium bot: always the best card for its own hand, one move ahead"),
     "hard": _("Hard bot: thinks ahead over the cards it cannot see"),
 }
+VISIBILITY_CHOICES = [
+    ("listed", _("Listed in the lobby: anyone may join")),
+    ("friends", _("Friends only: listed for the players you follow, and only they may join")),
+    ("private", _("Private: only by its invitation link or by name")),
+]
 SEAT_CHOICES = [("", _("A person (invite or wait)")), *LEVEL_NAMES.items()]
 ROUNDS_CHOICES = [
     ("classic", _("Classic: 11 rounds, 3 to 13 cards")),
@@ -64,7 +69,7 @@ class GameCreateForm(forms.Form):
         coerce=int,
         empty_value=None,
         required=False,
-        initial="3",
+        initial=str(DEFAULT_TIME_PER_MOVE_DAYS),
         help_text=_("A player who runs out of time has a bot play for them until they are back."),
     )
     max_timeouts = forms.TypedChoiceField(
@@ -81,11 +86,14 @@ class GameCreateForm(forms.Form):
         label=_("Other empty seats"), choices=BOT_CHOICES, required=False,
         help_text=_("The seats above left to a person, once the game is created."),
     )  # fmt: skip
-    is_public = forms.BooleanField(
-        label=_("List in the lobby"),
+    visibility = forms.TypedChoiceField(
+        label=_("Who may join"),
+        choices=VISIBILITY_CHOICES,
+        widget=forms.RadioSelect,
+        initial="listed",
         required=False,
-        initial=True,
-        help_text=_("Anyone may join a listed game; an unlisted one only by its invitation link."),
+        empty_value="private",  # as the old unticked "list in the lobby": nothing shown by default
+        help_text=_("Players you invite by name may always join."),
     )
     rounds = forms.ChoiceField(label=_("Rounds"), choices=ROUNDS_CHOICES, initial="classic")
 
@@ -93,7 +101,7 @@ class GameCreateForm(forms.Form):
         "seat_count",
         "time_per_move_days",
         "max_timeouts",
-        "is_public",
+        "visibility",
         "rounds",
     )
     SWITCHES = tuple(VARIANT_SWITCHES)

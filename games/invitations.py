@@ -20,7 +20,7 @@ from .checks import require_creator, require_open
 from .engine import Rules
 from .errors import GameError
 from .locking import lock_game
-from .models import Game, Invitation, Notification, Seat
+from .models import DEFAULT_TIME_PER_MOVE_DAYS, Follow, Game, Invitation, Notification, Seat
 from .notifications.outbox import notification_queue
 
 MAX_INVITATIONS_PER_GAME = 20
@@ -145,6 +145,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         seat_count=finished.seat_count,
         time_per_move_days=finished.time_per_move_days,
         is_public=finished.is_public,
+        friends_only=finished.friends_only,
         max_timeouts=finished.max_timeouts,
     )
     game.rematch_of = finished
@@ -157,4 +158,38 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     for person in others:
         if not person.is_bot and person.is_active:
             _invite(game=game, host=user, invitee=person, invited_as=person.username)
+    return game
+
+
+@transaction.atomic
+def friend_invite(*, user: User, friend: User) -> Game:
+    """One click from the friends page: a two-seat game with the standard rules and the new-game
+    form's default clock, unlisted (it is theirs), and `friend` invited to it the usual way (their
+    dashboard, and mail if they want it). Only a player one follows; clicking again while that
+    invitation waits returns the same game."""
+    if not Follow.objects.filter(follower=user, followee=friend).exists():
+        raise GameError(_("Follow this player first to invite them in one click."), status=403)
+    if friend.is_bot or not friend.is_active:
+        raise GameError(_("There is no such player."), status=404)
+    waiting = (
+        Game.objects.filter(
+            created_by=user,
+            status=Game.Status.OPEN,
+            seat_count=2,
+            invitations__invitee=friend,
+            invitations__status=Invitation.Status.PENDING,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if waiting is not None and waiting.seats.count() < waiting.seat_count:
+        return waiting
+    game = services.game_create(
+        creator=user,
+        rules=Rules(),
+        seat_count=2,
+        time_per_move_days=DEFAULT_TIME_PER_MOVE_DAYS,
+        is_public=False,
+    )
+    _invite(game=game, host=user, invitee=friend, invited_as=friend.username)
     return game

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 TIME_PER_MOVE_DAYS = (1, 2, 3, 5, 7, 14)
+DEFAULT_TIME_PER_MOVE_DAYS = 3  # the new-game form's, and a one-click invitation's
 # Consecutive timeouts after which a player is dropped: 1 to this many, per game.
 MAX_TIMEOUTS_LIMIT = 10
 
@@ -45,6 +46,10 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, default=new_seed)
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     is_public = models.BooleanField(default=True, help_text="Listed in the lobby.")
+    friends_only = models.BooleanField(
+        default=False,
+        help_text="Listed, and open, only to the players the host follows (and those invited).",
+    )
     time_per_move_days = models.PositiveSmallIntegerField(null=True, blank=True)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     state = models.JSONField(
@@ -107,6 +112,10 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=Q(max_timeouts__gte=1, max_timeouts__lte=MAX_TIMEOUTS_LIMIT),
                 name="game_max_timeouts_allowed",
+            ),
+            models.CheckConstraint(
+                condition=Q(friends_only=False) | Q(is_public=False),
+                name="game_friends_only_is_unlisted",
             ),
         ]
         indexes = [
@@ -443,3 +452,28 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game} rating of {self.user_id}"
+
+
+class Follow(models.Model):
+    """One player follows another: the followee is on the follower's friends page and may take a
+    seat at the follower's friends-only games. One-way, like a bookmark; two rows are a mutual
+    follow. Only people are followed (friends.follow_create says why)."""
+
+    follower = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="following"
+    )
+    followee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="followers"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followee"], name="follow_once"),
+            models.CheckConstraint(condition=~Q(follower=F("followee")), name="follow_not_oneself"),
+        ]
+        # "Does the host follow me", "do they follow me back": read from the followee's side.
+        indexes = [models.Index(fields=["followee", "follower"], name="follow_followee")]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followee_id}"

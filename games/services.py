@@ -34,7 +34,16 @@ from .engine import (
 from .engine.cards import Card
 from .errors import GameError, StaleVersion
 from .locking import lock_game
-from .models import MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS, Game, Heartbeat, Move, RoundScore, Seat
+from .models import (
+    MAX_TIMEOUTS_LIMIT,
+    TIME_PER_MOVE_DAYS,
+    Follow,
+    Game,
+    Heartbeat,
+    Move,
+    RoundScore,
+    Seat,
+)
 from .notifications.outbox import game_over_queue, your_turn_queue
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
@@ -60,12 +69,14 @@ def game_create(
     seat_count: int,
     time_per_move_days: int | None = None,
     is_public: bool = True,
+    friends_only: bool = False,
     bot_kind: str | None = None,
     seat_bots: Sequence[str | None] = (),
     max_timeouts: int = 3,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
-    or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left."""
+    or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
+    A friends-only game is unlisted (`is_public` is ignored): the host's followees find it."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -79,7 +90,8 @@ def game_create(
         rules=rules.to_dict(),
         seat_count=seat_count,
         time_per_move_days=time_per_move_days,
-        is_public=is_public,
+        is_public=is_public and not friends_only,
+        friends_only=friends_only,
         max_timeouts=max_timeouts,
     )
     Seat.objects.create(game=game, index=0, user=creator)
@@ -102,10 +114,22 @@ def _free_index(game: Game) -> int:
 @transaction.atomic
 def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Seat:
     """Take a free seat. A private game seats only who was invited: by its link (`invite_code`)
-    or by name; to anyone else it does not exist."""
+    or by name; to anyone else it does not exist. A friends-only game seats the players its host
+    follows and those invited by name, and refuses anyone else (its link is no pass: forwarded,
+    it would open the game to anyone)."""
     game = lock_game(game_id)
-    invited = invite_code == game.invite_code or game.invitations.filter(invitee=user).exists()
-    if not game.is_public and not invited:
+    by_name = game.invitations.filter(invitee=user).exists()
+    if game.friends_only:
+        if (
+            not by_name
+            and not Follow.objects.filter(
+                follower_id=game.created_by_id, followee_id=user.pk
+            ).exists()
+        ):
+            raise GameError(
+                _("This game is open only to the players its host follows."), status=403
+            )
+    elif not game.is_public and not (by_name or invite_code == game.invite_code):
         raise GameError(_("There is no such game."), status=404)
     require_open(game)
     if user.is_bot:

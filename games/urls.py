@@ -1,6 +1,6 @@
 from django.urls import path
 
-from .views import account, clock, health, invitations, learn, mail, play, ratings
+from .views import account, clock, friends, health, invitations, learn, mail, play, ratings
 
 urlpatterns = [
     path("", play.home, name="home"),
@@ -43,6 +43,10 @@ urlpatterns = [
     path("accounts/delete/", account.account_delete_confirm, name="account_delete"),
     path("leaderboard/", ratings.leaderboard, name="leaderboard"),
     path("players/<str:username>/", ratings.player, name="player"),
+    path("players/<str:username>/follow/", friends.follow, name="follow"),
+    path("players/<str:username>/unfollow/", friends.unfollow, name="unfollow"),
+    path("players/<str:username>/invite/", friends.friend_invite, name="friend_invite"),
+    path("friends/", friends.friends_page, name="friends"),
     path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),  # short: see notifications/tokens
     path("mail/preview/", mail.mail_preview_index, name="mail_preview_index"),
     path("mail/preview/<str:kind>/", mail.mail_preview, name="mail_preview"),

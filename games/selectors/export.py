@@ -1,7 +1,7 @@
 """Everything the site holds about a player, for "Download my data": their account (no password),
-preferences, vacations, the games they played with each player's result, their rating history
-and their invitations. No hand of any game: finished games' cards are in the replay, and a game
-in play's are secret."""
+preferences, vacations, the games they played with each player's result, their rating history,
+their invitations and the players they follow. No hand of any game: finished games' cards are in
+the replay, and a game in play's are secret."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from accounts.models import User, Vacation
 from accounts.selectors import preferences_of
 from accounts.services import PREFERENCE_FIELDS
 
-from ..models import Invitation, RatingChange, Seat
+from ..models import Follow, Invitation, RatingChange, Seat
 from ..ratings import display_rating
 
 ACCOUNT_FIELDS = (
@@ -111,5 +111,11 @@ def player_data(user: User) -> dict:
                 "answered_at": _when(invitation.answered_at),
             }
             for invitation in invitations
+        ],
+        "following": [
+            {"name": follow.followee.name, "since": _when(follow.created_at)}
+            for follow in Follow.objects.filter(follower=user)
+            .select_related("followee")
+            .order_by("created_at", "pk")
         ],
     }

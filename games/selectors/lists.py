@@ -13,6 +13,7 @@ from accounts.selectors import verified_email
 
 from ..engine import Rules
 from ..models import Game, Invitation, RoundScore, Seat
+from .viewer import listed_for
 
 FINISHED_PER_PAGE = 20
 # What a dashboard row reads: columns only, never the state (convention 16).
@@ -158,8 +159,10 @@ def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
 
 
 def lobby(user: User) -> list[Game]:
+    """The open games with a free seat that `user` may join: listed ones, and friends-only ones
+    whose host follows them; in three queries however many."""
     games = (
-        Game.objects.filter(status=Game.Status.OPEN, is_public=True)
+        Game.objects.filter(listed_for(user), status=Game.Status.OPEN)
         .prefetch_related("seats__user")
         .select_related("created_by")
         .order_by("-created_at")[:50]

@@ -2,13 +2,36 @@
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef, Q
+
 from accounts.models import User
 
-from ..models import Game, Seat
+from ..models import Follow, Game, Seat
+
+
+def host_follows(user: User) -> Exists:
+    """For a query over games: the game's host follows `user`, so a friends-only game is theirs
+    to see and join. False for a visitor."""
+    user_id = user.pk if user.is_authenticated else None
+    return Exists(Follow.objects.filter(follower_id=OuterRef("created_by"), followee_id=user_id))
+
+
+def listed_for(user: User) -> Q:
+    """The open games `user` may find in the lobby and on the friends page: the listed ones, and
+    the friends-only ones of a host who follows them (or that they host)."""
+    user_id = user.pk if user.is_authenticated else None
+    return Q(is_public=True) | Q(friends_only=True) & (
+        Q(created_by_id=user_id) | Q(host_follows(user))
+    )
 
 
 def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
-    game = Game.objects.filter(pk=game_id).select_related("created_by").first()
+    game = (
+        Game.objects.filter(pk=game_id)
+        .select_related("created_by")
+        .annotate(host_follows_viewer=host_follows(user))
+        .first()
+    )
     if game is None:
         return None, None
     seat = None
@@ -19,7 +42,7 @@ def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
 
 def game_for_poll(game_id: int, user: User) -> tuple[Game | None, Seat | None]:
     """The little a poll needs (version, status, who may look), in one query for a player."""
-    fields = ("version", "status", "is_public", "invite_code")
+    fields = ("version", "status", "is_public", "friends_only", "invite_code")
     if user.is_authenticated:
         seat = (
             Seat.objects.filter(game_id=game_id, user=user)
@@ -29,8 +52,21 @@ def game_for_poll(game_id: int, user: User) -> tuple[Game | None, Seat | None]:
         )
         if seat is not None:
             return seat.game, seat
-    return Game.objects.filter(pk=game_id).only(*fields).first(), None
+    game = (
+        Game.objects.filter(pk=game_id)
+        .only(*fields)
+        .annotate(host_follows_viewer=host_follows(user))
+        .first()
+    )
+    return game, None
 
 
 def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> bool:
-    return seat is not None or game.is_public or invite_code == game.invite_code
+    """A seat, a listed game, its invitation link, or a friends-only game whose host follows the
+    viewer (the game as game_for_viewer or game_for_poll reads it)."""
+    return (
+        seat is not None
+        or game.is_public
+        or invite_code == game.invite_code
+        or (game.friends_only and game.host_follows_viewer)
+    )

@@ -5,5 +5,6 @@
 - clock.py: "I'm back" and vacations;
 - mail.py: the one-click unsubscribe and email previews;
 - ratings.py: the leaderboard and a player's page;
+- friends.py: following players, the friends page, a new game with a friend in one click;
 - health.py: /healthz.
 """

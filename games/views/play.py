@@ -56,7 +56,8 @@ def game_new(request):
                     seat_count=data["seat_count"],
                     time_per_move_days=data["time_per_move_days"],
                     max_timeouts=data["max_timeouts"],
-                    is_public=data["is_public"],
+                    is_public=data["visibility"] == "listed",
+                    friends_only=data["visibility"] == "friends",
                     bot_kind=data["bots"],
                     seat_bots=form.seat_bots(),
                 )

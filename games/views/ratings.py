@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from ..selectors import player_stats, ratings
+from ..selectors.friends import with_follows
 
 
 @login_required
@@ -39,7 +40,7 @@ def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
 def player(request, username: str):
     if "\x00" in username:  # PostgreSQL refuses a NUL in a query: no such player
         raise Http404
-    users = User.objects.select_related("preferences")
+    users = with_follows(User.objects.select_related("preferences"), request.user)
     shown = get_object_or_404(users, username=username, is_active=True)
     if not player_stats.profile_visible(shown=shown, viewer=request.user):
         # 403, not 404: the player exists (their name is on the leaderboard and at their tables);

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Preferences, User, Vacation
-from games import invitations, services
+from games import friends, invitations, services
 from games.models import Game, Invitation, Notification, Rating, RatingChange, Seat
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -117,6 +117,8 @@ def test_two_deleted_accounts_do_not_collide(client):
 
 def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every_game_rated):
     me, a, b, playing, hosting, finished, waiting = leaving_player()
+    friends.follow_create(follower=me, followee=a)
+    friends.follow_create(follower=b, followee=me)  # b's follow is b's data, not mine
     client.force_login(me)
     response = client.get(reverse("account_data"))
     assert response.status_code == 200
@@ -126,7 +128,9 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
         == f'attachment; filename="threethirteen-{me.username}.json"'
     )
     data = json.loads(response.content)
-    assert set(data) == {"account", "preferences", "vacations", "games", "ratings", "invitations"}
+    assert set(data) == {
+        "account", "preferences", "vacations", "games", "ratings", "invitations", "following",
+    }  # fmt: skip
     assert data["account"]["email"] == me.email and data["account"]["display_name"] == "Leaver"
     assert "password" not in data["account"] and "pbkdf2" not in response.content.decode()
     assert data["preferences"]["turn_mail"] == "digest"
@@ -142,6 +146,7 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
         (waiting.pk, "received"),
         (hosting.pk, "sent"),
     }
+    assert [follow["name"] for follow in data["following"]] == [a.name]
     # No card of any hand: not the game's state, not the seat's own card order.
     text = response.content.decode()
     for word in ("hand", "state", "seed", "deadwood", "melds"):

@@ -1,8 +1,8 @@
-from allauth.account.forms import LoginForm as AllauthLoginForm
-from allauth.account.forms import SignupForm as AllauthSignupForm
 import base64
 import binascii
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.utils.translation import gettext_lazy as _
 

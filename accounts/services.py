@@ -109,3 +109,9 @@ def user_delete(*, user: User) -> User:
     user.groups.clear()
     user.user_permissions.clear()
     return user
+
+
+def notices_mark_seen(*, user: User, at) -> None:
+    """The player looked at their notices: the notice centre's 'new' starts after `at`."""
+    User.objects.filter(pk=user.pk).update(notices_seen_at=at)
+    user.notices_seen_at = at

@@ -21,7 +21,10 @@ def vapid_keys_new() -> dict[str, str]:
     public = key.public_key().public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
     )
-    return {"public": b64url(public), "private": b64url(key.private_numbers().private_value.to_bytes(32))}
+    return {
+        "public": b64url(public),
+        "private": b64url(key.private_numbers().private_value.to_bytes(32)),
+    }
 
 
 def vapid_keys_local(path: Path) -> dict[str, str]:

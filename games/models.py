@@ -374,7 +374,7 @@ class Notification(models.Model):
                 condition=Q(status__in=["pending", "sent", "skipped", "failed"]),
                 name="notification_status_valid",
             ),
-            # Pushes are short and for the moments that call for a move (notifications.policy.PUSH_KINDS).
+            # Pushes are for the moments that call for a move (notifications.policy.PUSH_KINDS).
             models.CheckConstraint(
                 condition=Q(channel="mail")
                 | Q(channel="push", kind__in=["your_turn", "reminder", "invitation"]),

@@ -1,8 +1,8 @@
 """The embedded default: SQLite, no Redis, mail in var/mail. What `make run` uses."""
 
-from .base import *  # noqa: F403
 from config.vapid import vapid_keys_local
 
+from .base import *  # noqa: F403
 from .base import BROKER_DIR, VAR_DIR, env_bool
 
 DEBUG = env_bool("DEBUG", True)

@@ -2,9 +2,9 @@
 
 import os
 
-from .base import *  # noqa: F403
 from config.vapid import vapid_keys_new
 
+from .base import *  # noqa: F403
 from .base import REDIS_URL
 
 SECRET_KEY = "test-only-not-secret"

@@ -39,64 +39,37 @@ def notification_queue(
     threshold: int = 0,
     day=None,
     countdown: float = 0,
-    record_unwanted: bool = False,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
-    commit. Returns the rows recorded now: none on a channel where it was recorded before or
-    where the player does not want it (a mail then recorded as skipped with `record_unwanted`,
-    so that later sweeps know it was dealt with)."""
+    commit. The mail row is the record of what happened (the notice centre lists it, the sweeps
+    see it dealt with): recorded even when the player wants no such mail, as skipped with the
+    reason. A push row only when the player wants it. Returns the rows recorded now (none on a
+    channel where it was recorded before)."""
     rows = []
     for channel in channels_of(kind):
-        row = notification_queue_on(
-            channel=channel,
+        reason = unwanted_reason(user, kind, channel)
+        if reason and channel == Notification.Channel.PUSH:
+            continue
+        row, created = Notification.objects.get_or_create(
             user=user,
             kind=kind,
+            channel=channel,
             game=game,
             turn=turn,
             threshold=threshold,
             day=day,
-            countdown=countdown,
-            record_unwanted=record_unwanted and channel == Notification.Channel.MAIL,
+            defaults={
+                "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
+                "reason": reason,
+                "enqueued_at": timezone.now() + timedelta(seconds=countdown),
+            },
         )
-        if row is not None:
-            rows.append(row)
+        if not created:
+            continue
+        rows.append(row)
+        if row.status == Notification.Status.PENDING:
+            send_after_commit(row.pk, countdown)
     return rows
-
-
-def notification_queue_on(
-    *,
-    channel: str,
-    user: User,
-    kind: str,
-    game: Game | None,
-    turn: int,
-    threshold: int,
-    day,
-    countdown: float,
-    record_unwanted: bool,
-) -> Notification | None:
-    reason = unwanted_reason(user, kind, channel)
-    if reason and not record_unwanted:
-        return None
-    row, created = Notification.objects.get_or_create(
-        user=user,
-        kind=kind,
-        channel=channel,
-        game=game,
-        turn=turn,
-        threshold=threshold,
-        day=day,
-        defaults={
-            "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
-            "reason": reason,
-            "enqueued_at": timezone.now() + timedelta(seconds=countdown),
-        },
-    )
-    if not created:
-        return None
-    if row.status == Notification.Status.PENDING:
-        send_after_commit(row.pk, countdown)
-    return row
 
 
 def notification_record_skipped(
@@ -173,7 +146,8 @@ def digests_queue(*, now: datetime | None = None) -> int:
         if on_vacation(user.pk, now):
             continue
         with transaction.atomic():
-            queued += bool(notification_queue(user=user, kind=Notification.Kind.DIGEST, day=today))
+            rows = notification_queue(user=user, kind=Notification.Kind.DIGEST, day=today)
+            queued += any(row.status == Notification.Status.PENDING for row in rows)
     return queued
 
 

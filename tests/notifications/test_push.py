@@ -43,7 +43,13 @@ class FakePushHandler(BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         service = self.server
-        service.requests.append({"path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()}, "body": body})
+        service.requests.append(
+            {
+                "path": self.path,
+                "headers": {k.lower(): v for k, v in self.headers.items()},
+                "body": body,
+            }
+        )
         self.send_response(service.answers.get(self.path, 201))
         self.send_header("Content-Length", "0")
         self.end_headers()
@@ -89,7 +95,7 @@ def push_rows(**filters):
 
 
 def test_a_your_turn_push_is_recorded_beside_the_mail_and_sent_once(push_service, settings):
-    game, alice, [path] = people_with_devices(push_service, "phone")
+    _game, alice, [path] = people_with_devices(push_service, "phone")
     row = push_rows(user=alice, kind="your_turn").get()
     assert Notification.objects.filter(user=alice, kind="your_turn", channel="mail").exists()
     assert outbox.notification_send(notification_id=row.pk) == "sent"
@@ -180,7 +186,8 @@ def test_the_push_switch_stands_for_turns_even_when_turn_mail_is_off(push_servic
     game = started_game([alice, bob])
     if seat_to_move(game).user != alice:
         play_turn(game)
-    assert not Notification.objects.filter(user=alice, channel="mail", kind="your_turn").exists()
+    mails = Notification.objects.filter(user=alice, channel="mail", kind="your_turn")
+    assert list(mails.values_list("status", "reason")) == [("skipped", "preference")]
     assert push_rows(user=alice, kind="your_turn").exists()
 
 

@@ -17,4 +17,5 @@ def notice_centre(request):
     now = timezone.now()
     context = notices(request.user, now)
     notices_mark_seen(user=request.user, at=now)  # the bar's count is 0 on this very page
-    return render(request, "games/notices.html", context)
+    # Everything is seen now: the bar needs no count (nor its query) on this page.
+    return render(request, "games/notices.html", {**context, "notice_count": 0})

@@ -17,9 +17,11 @@ from accounts.models import PushSubscription
 from accounts.services import preferences_update, push_subscription_save
 from config.vapid import b64url, vapid_keys_new
 from games import invitations, tasks
+from games.deadlines.sweep import sweep
 from games.models import Notification, Seat
 from games.notifications import outbox, policy
 from games.notifications.push import push_payload
+from tests.deadlines.helpers import DAY, HOUR, timed_game, to_move
 from tests.factories import GameFactory, UserFactory, started_game
 from tests.notifications.helpers import play_turn, seat_to_move, send_all
 
@@ -238,3 +240,16 @@ def test_a_your_turn_push_tells_the_round_and_links_the_table_but_shows_no_card(
 
 def test_decoded_keys_are_what_a_browser_gives():
     assert len(base64.urlsafe_b64decode(vapid_keys_new()["public"] + "=")) == 65
+
+
+def test_a_reminder_is_pushed_once_per_threshold_beside_its_mail(push_service):
+    game, _users = timed_game(days=2)
+    seat, start = to_move(game), game.turn_started_at
+    path = device_for(seat.user, push_service, "phone")
+    assert sweep(now=start + DAY + HOUR).reminders == 1
+    assert sweep(now=start + DAY + 2 * HOUR).reminders == 0
+    assert sorted(send_all(kind="reminder")) == ["sent", "sent"]
+    assert [r["path"] for r in push_service.requests] == [path]
+    row = push_rows(kind="reminder").get()
+    assert (row.user, row.threshold, row.status) == (seat.user, 50, "sent")
+    assert "left for your move" in push_payload(row)["title"]

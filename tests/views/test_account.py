@@ -126,7 +126,15 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
         == f'attachment; filename="threethirteen-{me.username}.json"'
     )
     data = json.loads(response.content)
-    assert set(data) == {"account", "preferences", "vacations", "games", "ratings", "invitations"}
+    assert set(data) == {
+        "account",
+        "preferences",
+        "vacations",
+        "push_devices",
+        "games",
+        "ratings",
+        "invitations",
+    }
     assert data["account"]["email"] == me.email and data["account"]["display_name"] == "Leaver"
     assert "password" not in data["account"] and "pbkdf2" not in response.content.decode()
     assert data["preferences"]["turn_mail"] == "digest"

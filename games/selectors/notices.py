@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from django.db.models import Count, Exists, Max, OuterRef, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
 from django.db.models.expressions import Expression
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -49,16 +49,23 @@ def _counted(rows, group: str) -> Subquery:
 
 class OutboxSource:
     """What the mails told, or would have told: one mail row per event whatever the player's
-    mail preferences (the digest aside: it only gathers what is already here)."""
+    mail preferences (the digest aside: it only gathers what is already here). Only the latest
+    of a kind per game (this turn's reminder, not last week's), and no 'your turn' in a game
+    whose moves by the others are news: that line says whose turn it is."""
 
     kinds = [kind for kind in Notification.Kind.values if kind != Notification.Kind.DIGEST]
 
     def rows(self, user_id: int, since: datetime):
-        return Notification.objects.filter(
-            user_id=user_id,
-            channel=Notification.Channel.MAIL,
-            kind__in=self.kinds,
-            created_at__gt=since,
+        mail = Notification.objects.filter(user_id=user_id, channel=Notification.Channel.MAIL)
+        later = mail.filter(kind=OuterRef("kind"), game=OuterRef("game"), pk__gt=OuterRef("pk"))
+        my_seat = Seat.objects.filter(game=OuterRef(OuterRef("game")), user_id=user_id)
+        moves = Move.objects.filter(game=OuterRef("game"), created_at__gt=since).exclude(
+            seat=Subquery(my_seat.values("index")[:1])
+        )
+        return (
+            mail.filter(kind__in=self.kinds, created_at__gt=since)
+            .exclude(Exists(later))
+            .exclude(Q(kind=Notification.Kind.YOUR_TURN) & Exists(moves))
         )
 
     def items(self, user: User, since: datetime) -> list[Notice]:

@@ -10,13 +10,13 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 # Bumped when the worker's caching changes: an old cache is dropped when the new worker starts.
 STATIC_CACHE = "static-v1"
 
 
-@require_GET
+@require_safe
 @cache_control(max_age=3600, public=True)
 def manifest(request):
     icons = [
@@ -48,7 +48,7 @@ def manifest(request):
     return response
 
 
-@require_GET
+@require_safe
 @cache_control(no_cache=True)  # a browser checks for a new worker on each visit
 def service_worker(request):
     context = {

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from .models import Preferences, User, Vacation
+from .models import Preferences, PushSubscription, User, Vacation
 
 
 @admin.register(User)
@@ -18,6 +18,15 @@ class PreferencesAdmin(admin.ModelAdmin):
     list_display = ("user", "turn_mail", "reminders", "invitations", "game_over")
     list_filter = ("turn_mail",)
     search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    """The browsers and phones that take a player's push notices."""
+
+    list_display = ("user", "created_at", "endpoint")
+    search_fields = ("user__username",)
     raw_id_fields = ("user",)
 
 

@@ -1,3 +1,6 @@
+import base64
+import binascii
+
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
@@ -45,6 +48,7 @@ class PreferencesForm(forms.ModelForm):
             "reminders",
             "invitations",
             "game_over",
+            "push",
             "profile_hidden",
             "autopilot_level",
         )
@@ -94,3 +98,38 @@ class AccountDeleteForm(forms.Form):
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."), code="wrong_password")
         return password
+
+
+def decoded_length(value: str) -> int:
+    """How many bytes a base64url value (padded or not) holds; -1 if it is not base64url."""
+    try:
+        return len(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)))
+    except (binascii.Error, ValueError):
+        return -1
+
+
+class PushSubscriptionForm(forms.Form):
+    """What a browser's PushSubscription.toJSON() gives: where to push and the keys to encrypt
+    for it (a P-256 point of 65 bytes, a 16-byte secret)."""
+
+    endpoint = forms.URLField(max_length=1000, assume_scheme="https")
+    p256dh = forms.CharField(max_length=100)
+    auth = forms.CharField(max_length=40)
+
+    def clean_endpoint(self):
+        endpoint = self.cleaned_data["endpoint"]
+        if not endpoint.startswith("https://"):
+            raise forms.ValidationError(_("A push service address starts with https://."))
+        return endpoint
+
+    def clean_p256dh(self):
+        return self._key("p256dh", 65)
+
+    def clean_auth(self):
+        return self._key("auth", 16)
+
+    def _key(self, name: str, size: int) -> str:
+        value = self.cleaned_data[name]
+        if decoded_length(value) != size:
+            raise forms.ValidationError(_("Not a key of this browser's push subscription."))
+        return value

@@ -43,6 +43,9 @@ class User(AbstractUser):
         help_text=_("Spades black, hearts red, diamonds blue, clubs green."),
     )
     table_tour_done = models.BooleanField(_("table tour seen"), default=False)
+    # The notice centre lists what happened in the player's games after this (None: since they
+    # joined); opening it moves this on.
+    notices_seen_at = models.DateTimeField(_("notices last looked at"), null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -128,6 +131,14 @@ class Preferences(models.Model):
         default=True,
         help_text=_("Also: when you are dropped from a game for running out of time."),
     )
+    push = models.BooleanField(
+        _("notices on my devices"),
+        default=True,
+        help_text=_(
+            "On the phones and browsers where you turned them on: your turn, invitations and,"
+            " with reminders on, your time running out."
+        ),
+    )
     profile_hidden = models.BooleanField(
         _("hide my player page"),
         default=False,
@@ -184,6 +195,21 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"Vacation of {self.user_id}: {self.starts_at:%Y-%m-%d} to {self.ends_at:%Y-%m-%d}"
+
+
+class PushSubscription(models.Model):
+    """A browser or phone that takes Web Push notices for this player: where the push service
+    accepts them (the endpoint, one device each) and the keys that encrypt them for it. Deleted
+    when the player turns notices off there, or when the push service says it is gone."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url).")
+    auth = models.CharField(max_length=40, help_text="The shared authentication secret.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Push device {self.pk} of {self.user_id}"
 
 
 def display_name(user: User) -> str:

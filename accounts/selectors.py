@@ -3,7 +3,7 @@
 from allauth.account.models import EmailAddress
 from django.db.models import Exists, OuterRef
 
-from .models import Preferences, User
+from .models import Preferences, PushSubscription, User
 
 
 def preferences_of(user: User) -> Preferences:
@@ -28,3 +28,8 @@ def has_verified_email() -> Exists:
             user_id=OuterRef("pk"), email__iexact=OuterRef("email"), verified=True
         )
     )
+
+
+def has_push_device(user: User) -> bool:
+    """The player turned push notices on in at least one browser or phone."""
+    return PushSubscription.objects.filter(user_id=user.pk).exists()

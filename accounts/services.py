@@ -5,7 +5,7 @@ calls user_delete here."""
 from allauth.account.models import EmailAddress
 from django.db import transaction
 
-from .models import DELETED_USERNAME_PREFIX, Preferences, User, Vacation
+from .models import DELETED_USERNAME_PREFIX, Preferences, PushSubscription, User, Vacation
 
 # The bot accounts every installation has; the engine's bot registry plays them.
 BOT_ACCOUNTS = {
@@ -38,6 +38,7 @@ PREFERENCE_FIELDS = (
     "reminders",
     "invitations",
     "game_over",
+    "push",
     "profile_hidden",
     "autopilot_level",
 )
@@ -68,6 +69,23 @@ def profile_update(*, user: User, **changes) -> User:
     return user
 
 
+def push_subscription_save(*, user: User, endpoint: str, p256dh: str, auth: str) -> None:
+    """This device takes the player's push notices from now on. An endpoint names one browser
+    profile: whoever subscribed it last (a shared computer, a new login) gets its notices."""
+    PushSubscription.objects.update_or_create(
+        endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
+    )
+
+
+def push_subscription_delete(*, endpoint: str, user: User | None = None) -> int:
+    """No more notices to this device: its player turned them off there (`user`: only their
+    own), or the push service said it is gone (any player's). Returns how many were deleted."""
+    rows = PushSubscription.objects.filter(endpoint=endpoint)
+    if user is not None:
+        rows = rows.filter(user=user)
+    return rows.delete()[0]
+
+
 @transaction.atomic
 def user_delete(*, user: User) -> User:
     """Forget the person behind an account, keep the row: their seats, moves and results stay in
@@ -79,6 +97,7 @@ def user_delete(*, user: User) -> User:
         raise ValueError("Bot accounts are not deleted.")
     Preferences.objects.filter(user=user).delete()
     Vacation.objects.filter(user=user).delete()
+    PushSubscription.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()  # allauth's copies of the address
     user.username = f"{DELETED_USERNAME_PREFIX}{user.pk}"
     user.display_name = user.first_name = user.last_name = user.email = ""
@@ -90,3 +109,9 @@ def user_delete(*, user: User) -> User:
     user.groups.clear()
     user.user_permissions.clear()
     return user
+
+
+def notices_mark_seen(*, user: User, at) -> None:
+    """The player looked at their notices: the notice centre's 'new' starts after `at`."""
+    User.objects.filter(pk=user.pk).update(notices_seen_at=at)
+    user.notices_seen_at = at

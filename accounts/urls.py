@@ -4,6 +4,8 @@ from . import views
 
 urlpatterns = [
     path("notifications/", views.notification_preferences, name="notification_preferences"),
+    path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
+    path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
     path("table-tour-done/", views.table_tour_done, name="table_tour_done"),
     # Sign-up, login, logout, email verification and change, password change and reset.
     path("", include("allauth.urls")),

@@ -1,17 +1,22 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from .forms import PreferencesForm, ProfileForm
-from .models import User
+from .forms import PreferencesForm, ProfileForm, PushSubscriptionForm
+from .models import PushSubscription, User
 from .selectors import preferences_of
-from .services import preferences_update, profile_update
+from .services import (
+    preferences_update,
+    profile_update,
+    push_subscription_delete,
+    push_subscription_save,
+)
 
 
 def language_set(request):
@@ -59,5 +64,33 @@ def notification_preferences(request):
             messages.success(request, _("Your settings are saved."))
             return redirect("notification_preferences")
         status = 400
-    context = {"form": forms["preferences"], "profile_form": forms["profile"]}
+    context = {
+        "form": forms["preferences"],
+        "profile_form": forms["profile"],
+        # Push needs the site's VAPID key pair (settings); without it the page offers none.
+        "vapid_public_key": settings.VAPID_PUBLIC_KEY if settings.VAPID_PRIVATE_KEY else "",
+        "push_devices": PushSubscription.objects.filter(user=user).count(),
+    }
     return render(request, "accounts/preferences.html", context, status=status)
+
+
+@login_required
+@require_POST
+def push_subscribe(request):
+    """static/js/push.js: this browser takes the player's push notices (its subscription's
+    endpoint and keys, form-encoded). 204, or 400 with what was wrong."""
+    form = PushSubscriptionForm(request.POST)
+    if not settings.VAPID_PRIVATE_KEY:
+        return JsonResponse({"error": _("This site sends no push notices.")}, status=400)
+    if not form.is_valid():
+        return JsonResponse({"errors": form.errors}, status=400)
+    push_subscription_save(user=request.user, **form.cleaned_data)
+    return HttpResponse(status=204)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request):
+    """static/js/push.js: no more notices to this browser (only the player's own endpoint)."""
+    push_subscription_delete(user=request.user, endpoint=request.POST.get("endpoint", ""))
+    return HttpResponse(status=204)

@@ -68,10 +68,12 @@ class MoveAdmin(ReadOnlyAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    """What mail went out, and why some did not: the outbox, read-only."""
+    """What mail and pushes went out, and why some did not: the outbox, read-only."""
 
-    list_display = ("created_at", "kind", "user", "game", "turn", "threshold", "status", "reason")
-    list_filter = ("kind", "status")
+    list_display = (
+        "created_at", "kind", "channel", "user", "game", "turn", "threshold", "status", "reason",
+    )  # fmt: skip
+    list_filter = ("kind", "channel", "status")
     search_fields = ("user__username", "user__email")
     readonly_fields = [f.name for f in Notification._meta.fields]
 

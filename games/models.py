@@ -310,10 +310,14 @@ class Heartbeat(models.Model):
 
 
 class Notification(models.Model):
-    """One email the site decided to send, recorded before it is sent (an outbox). The unique
-    constraints make each one happen once: a 'your turn' mail per turn, a reminder per turn per
-    threshold, an invitation per game, a game-over summary per game, a digest per day, a
-    timed-out mail per turn, a dropped mail per game."""
+    """One email or push the site decided to send, recorded before it is sent (an outbox), a row
+    per channel. The unique constraints make each one happen once per channel: a 'your turn'
+    notice per turn, a reminder per turn per threshold, an invitation per game, a game-over
+    summary per game, a digest per day, a timed-out mail per turn, a dropped mail per game."""
+
+    class Channel(models.TextChoices):
+        MAIL = "mail", _("Email")
+        PUSH = "push", _("Push notice")
 
     class Kind(models.TextChoices):
         YOUR_TURN = "your_turn", _("Your turn")
@@ -334,6 +338,7 @@ class Notification(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
     kind = models.CharField(max_length=12, choices=Kind.choices)
+    channel = models.CharField(max_length=4, choices=Channel.choices, default=Channel.MAIL)
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
     )
@@ -351,12 +356,12 @@ class Notification(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "kind", "game", "turn", "threshold"],
+                fields=["user", "kind", "channel", "game", "turn", "threshold"],
                 condition=Q(game__isnull=False),
                 name="notification_once_per_turn",
             ),
             models.UniqueConstraint(
-                fields=["user", "kind", "day"],
+                fields=["user", "kind", "channel", "day"],
                 condition=Q(game__isnull=True),
                 name="notification_once_per_day",
             ),
@@ -378,6 +383,12 @@ class Notification(models.Model):
                 condition=Q(status__in=["pending", "sent", "skipped", "failed"]),
                 name="notification_status_valid",
             ),
+            # Pushes are for the moments that call for a move (notifications.policy.PUSH_KINDS).
+            models.CheckConstraint(
+                condition=Q(channel="mail")
+                | Q(channel="push", kind__in=["your_turn", "reminder", "invitation"]),
+                name="notification_channel_valid",
+            ),
             models.CheckConstraint(
                 condition=Q(kind="digest", game__isnull=True, day__isnull=False)
                 | ~Q(kind="digest") & Q(game__isnull=False, day__isnull=True),
@@ -397,7 +408,7 @@ class Notification(models.Model):
         indexes = [models.Index(fields=["status", "enqueued_at"])]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.user_id} ({self.status})"
+        return f"{self.kind} {self.channel} to {self.user_id} ({self.status})"
 
 
 class Rating(models.Model):

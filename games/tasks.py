@@ -34,11 +34,11 @@ def digests_send() -> int:
 
 @shared_task(bind=True, max_retries=8)
 def send_notification(self, notification_id: int) -> str:
-    """Send one recorded email, retrying with backoff while the mail server fails; a no-op once
-    it is sent or no longer wanted."""
+    """Send one recorded email or push, retrying with backoff while the mail server or push
+    service fails; a no-op once it is sent or no longer wanted."""
     try:
         return outbox.notification_send(notification_id=notification_id)
-    except policy.MAIL_ERRORS as error:
+    except policy.SEND_ERRORS as error:
         if self.request.retries >= self.max_retries:
             outbox.notification_mark_failed(
                 notification_id=notification_id, reason=type(error).__name__

@@ -1,10 +1,25 @@
 from django.urls import path
 
-from .views import account, clock, friends, health, invitations, learn, mail, play, ratings
+from .views import (
+    account,
+    clock,
+    friends,
+    health,
+    invitations,
+    learn,
+    mail,
+    notices,
+    play,
+    ratings,
+    webapp,
+)
 
 urlpatterns = [
     path("", play.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("manifest.webmanifest", webapp.manifest, name="webapp_manifest"),
+    path("sw.js", webapp.service_worker, name="service_worker"),
+    path("notices/", notices.notice_centre, name="notices"),
     path("lobby/", play.lobby, name="lobby"),
     path("how-to-play/", learn.how_to_play, name="how_to_play"),
     path("practice/", learn.practice_start, name="practice_start"),

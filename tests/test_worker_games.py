@@ -146,7 +146,8 @@ def test_your_turn_emails_are_sent_by_the_worker_and_their_links_work(worker, cl
     play_until(lambda: fresh(game).to_move_seat == bob_seat and game.turn_version != bobs_turn)
     assert worker_has_drained()
     assert len(mail_to(bob)) == 1
-    assert not Notification.objects.filter(user=bob, turn=game.turn_version).exists()
+    turn = Notification.objects.filter(user=bob, turn=game.turn_version)
+    assert list(turn.values_list("status", "reason")) == [("skipped", "preference")]
     assert mail_to(alice), "Alice still gets hers"
 
 

@@ -76,6 +76,7 @@ TEMPLATES = [
                 "django.template.context_processors.csp",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.notices",
             ],
         },
     },
@@ -269,6 +270,16 @@ DIGEST_HOUR = int(os.environ.get("DIGEST_HOUR", "7"))
 # while visible); the mail waits this long first, so a player looking at the table is seen.
 PRESENCE_SECONDS = 30
 YOUR_TURN_MAIL_DELAY_SECONDS = float(os.environ.get("YOUR_TURN_MAIL_DELAY_SECONDS", "15"))
+
+# Web Push (games/notifications/push.py): the site's VAPID key pair (base64url: the public key
+# as an uncompressed P-256 point, the private key as its 32-byte scalar; `python -m
+# config.vapid` prints a new pair) and a contact the push services may write to. Without both
+# keys the site offers no push notices.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:games@localhost")
+# Seconds a push service keeps a notice for a device that is offline.
+PUSH_TTL_SECONDS = 60 * 60 * 24
 
 LOGGING = {
     "version": 1,

@@ -2,6 +2,8 @@
 
 import os
 
+from config.vapid import vapid_keys_new
+
 from .base import *  # noqa: F403
 from .base import REDIS_URL
 
@@ -22,3 +24,7 @@ CELERY_BEAT_SCHEDULE = {}
 BOT_MOVE_DELAY_SECONDS = 0
 BOT_HARD_SECONDS = 0.02
 BOT_HARD_TIME_CAP = False
+# A key pair per run: the push tests sign their requests to a local fake push service.
+_vapid = vapid_keys_new()
+VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _vapid["public"], _vapid["private"]
+VAPID_SUBJECT = "mailto:tests@localhost"

@@ -53,6 +53,5 @@ def reminders_queue(*, game_id: int, now: datetime) -> int:
         game=game,
         turn=game.turn_version,
         threshold=passed[-1],
-        record_unwanted=True,  # so that later sweeps know it was dealt with
     )
-    return int(queued is not None and queued.status == Notification.Status.PENDING)
+    return int(any(row.status == Notification.Status.PENDING for row in queued))

@@ -4,6 +4,9 @@ headers."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
@@ -39,12 +42,25 @@ def absolute(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
-def compose(row: Notification) -> EmailMultiAlternatives:
-    """The mail for `row`, in the recipient's language and its times in their time zone."""
+@contextmanager
+def in_recipients_terms(row: Notification) -> Iterator[None]:
+    """The recipient's language, and their time zone for times: a mail or push is written in
+    these."""
     language = row.user.language or settings.LANGUAGE_CODE
     with timezone.override(zone_of(row.user)), translation.override(language):
-        context = CONTEXT_BUILDERS[row.kind](row)
-        return build_message(row.kind, context, to=row.user.email)
+        yield
+
+
+def notice_context(row: Notification) -> dict:
+    """What a notice of this kind tells (its subject, its links), for a mail or a push; call it
+    in_recipients_terms."""
+    return CONTEXT_BUILDERS[row.kind](row)
+
+
+def compose(row: Notification) -> EmailMultiAlternatives:
+    """The mail for `row`, in the recipient's language and its times in their time zone."""
+    with in_recipients_terms(row):
+        return build_message(row.kind, notice_context(row), to=row.user.email)
 
 
 def render_email(kind: str, context: dict) -> tuple[str, str, str]:

@@ -1,7 +1,8 @@
-"""The outbox: each mail is recorded as a Notification row in the transaction that causes it
-(once: its unique constraint), sent after the commit by games.tasks.send_notification, marked
-sent, skipped or failed, postponed while it waits, and queued again by the sweep when its task
-was lost."""
+"""The outbox: each mail or push is recorded as a Notification row, one per channel, in the
+transaction that causes it (once: its unique constraint), sent after the commit by
+games.tasks.send_notification, marked sent, skipped or failed, postponed while it waits, and
+queued again by the sweep when its task was lost. Mail and push differ only in how a row is
+delivered (DELIVERERS)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from ..oncommit import enqueue_now, enqueue_on_commit
 from ..selectors.lists import games_waiting_on
 from ..selectors.pauses import on_vacation
 from .compose import compose
-from .policy import no_longer_wanted, unwanted_reason, wait_while_watching
+from .policy import channels_of, no_longer_wanted, unwanted_reason, wait_while_watching
+from .push import push_send
 
 # A pending mail whose task is this much overdue was lost (a worker killed holding it, a broker
 # outage): the sweep (every 30 s) queues it again. `Notification.enqueued_at` is when its task is
@@ -37,31 +39,37 @@ def notification_queue(
     threshold: int = 0,
     day=None,
     countdown: float = 0,
-    record_unwanted: bool = False,
-) -> Notification | None:
-    """Record a mail, once, and send it after the commit. None if it was recorded before, or if
-    the player does not want it (then recorded as skipped only with `record_unwanted`)."""
-    reason = unwanted_reason(user, kind)
-    if reason and not record_unwanted:
-        return None
-    row, created = Notification.objects.get_or_create(
-        user=user,
-        kind=kind,
-        game=game,
-        turn=turn,
-        threshold=threshold,
-        day=day,
-        defaults={
-            "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
-            "reason": reason,
-            "enqueued_at": timezone.now() + timedelta(seconds=countdown),
-        },
-    )
-    if not created:
-        return None
-    if row.status == Notification.Status.PENDING:
-        send_after_commit(row.pk, countdown)
-    return row
+) -> list[Notification]:
+    """Record a notice on each channel its kind goes by, once each, and send it after the
+    commit. The mail row is the record of what happened (the notice centre lists it, the sweeps
+    see it dealt with): recorded even when the player wants no such mail, as skipped with the
+    reason. A push row only when the player wants it. Returns the rows recorded now (none on a
+    channel where it was recorded before)."""
+    rows = []
+    for channel in channels_of(kind):
+        reason = unwanted_reason(user, kind, channel)
+        if reason and channel == Notification.Channel.PUSH:
+            continue
+        row, created = Notification.objects.get_or_create(
+            user=user,
+            kind=kind,
+            channel=channel,
+            game=game,
+            turn=turn,
+            threshold=threshold,
+            day=day,
+            defaults={
+                "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
+                "reason": reason,
+                "enqueued_at": timezone.now() + timedelta(seconds=countdown),
+            },
+        )
+        if not created:
+            continue
+        rows.append(row)
+        if row.status == Notification.Status.PENDING:
+            send_after_commit(row.pk, countdown)
+    return rows
 
 
 def notification_record_skipped(
@@ -138,9 +146,8 @@ def digests_queue(*, now: datetime | None = None) -> int:
         if on_vacation(user.pk, now):
             continue
         with transaction.atomic():
-            queued += (
-                notification_queue(user=user, kind=Notification.Kind.DIGEST, day=today) is not None
-            )
+            rows = notification_queue(user=user, kind=Notification.Kind.DIGEST, day=today)
+            queued += any(row.status == Notification.Status.PENDING for row in rows)
     return queued
 
 
@@ -157,15 +164,25 @@ def notifications_requeue_stale(*, now: datetime) -> int:
     return len(ids)
 
 
+def mail_send(row: Notification) -> str:
+    compose(row).send()
+    return ""
+
+
+# How a recorded row is delivered: '' once it went out, else why it could not (skipped).
+DELIVERERS = {Notification.Channel.MAIL: mail_send, Notification.Channel.PUSH: push_send}
+
+
 def notification_send(*, notification_id: int, now: datetime | None = None) -> str:
-    """Send one recorded mail unless it is done or no longer wanted; returns what happened. A mail
-    error propagates (the row stays pending) so that the task retries."""
+    """Send one recorded mail or push unless it is done or no longer wanted; returns what
+    happened. A mail server's or push service's error propagates (the row stays pending) so that
+    the task retries."""
     now = now or timezone.now()
     with transaction.atomic():
         row = Notification.objects.select_for_update().filter(pk=notification_id).first()
         if row is None or row.status != Notification.Status.PENDING:
             return "done"
-        reason = unwanted_reason(row.user, row.kind) or no_longer_wanted(row, now)
+        reason = unwanted_reason(row.user, row.kind, row.channel) or no_longer_wanted(row, now)
         if reason:
             row.status, row.reason = Notification.Status.SKIPPED, reason
             row.save(update_fields=["status", "reason"])
@@ -176,7 +193,11 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             row.save(update_fields=["reason", "enqueued_at"])
             send_after_commit(row.pk, wait)
             return "watching"
-        compose(row).send()
+        reason = DELIVERERS[row.channel](row)
+        if reason:  # nowhere to deliver it after all (every device gone)
+            row.status, row.reason = Notification.Status.SKIPPED, reason
+            row.save(update_fields=["status", "reason"])
+            return reason
         row.status, row.sent_at, row.reason = Notification.Status.SENT, timezone.now(), ""
         row.save(update_fields=["status", "sent_at", "reason"])
         return "sent"

@@ -1,6 +1,7 @@
-"""The sending policy: which mail a player wants (their preferences, an address), whether a
-recorded mail is still wanted when its task runs, how long a 'your turn' mail waits while its
-player is at the table, and how long a failed send waits before it is tried again."""
+"""The sending policy: which channels a kind of notice goes by, which mail or push a player wants
+(their preferences, an address or a device), whether a recorded notice is still wanted when its
+task runs, how long a 'your turn' notice waits while its player is at the table, and how long a
+failed send waits before it is tried again. Mail and push answer to the same rules."""
 
 from __future__ import annotations
 
@@ -12,15 +13,28 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.models import Preferences, User
-from accounts.selectors import preferences_of, verified_email
+from accounts.selectors import has_push_device, preferences_of, verified_email
 
 from ..models import Game, Invitation, Notification, Seat
 from ..selectors.lists import games_waiting_on
 from ..selectors.pauses import on_vacation
 from .presence import is_watching
 
-# Errors worth trying again later: the mail server is down, slow or refusing for now.
-MAIL_ERRORS = (smtplib.SMTPException, OSError)
+
+class PushServiceBusy(Exception):
+    """A push service failed for now (down, overloaded, slow): the push is tried again later."""
+
+
+# Errors worth trying again later: the mail server or push service is down, slow or refusing
+# for now (a connection error is an OSError, requests' included).
+SEND_ERRORS = (smtplib.SMTPException, OSError, PushServiceBusy)
+
+# The kinds that also go to the player's devices: the moments that call for them to act.
+PUSH_KINDS = (
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.REMINDER,
+    Notification.Kind.INVITATION,
+)
 
 
 # Which preference each kind of mail answers to (and its unsubscribe link turns off).
@@ -52,7 +66,24 @@ def topic_label(topic: str) -> str:
     }[topic]
 
 
-def wants(preferences: Preferences, kind: str) -> bool:
+def push_configured() -> bool:
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+def channels_of(kind: str) -> tuple[str, ...]:
+    """The channels a notice of this kind goes by, each recorded and sent on its own."""
+    if kind in PUSH_KINDS and push_configured():
+        return (Notification.Channel.MAIL, Notification.Channel.PUSH)
+    return (Notification.Channel.MAIL,)
+
+
+def wants(preferences: Preferences, kind: str, channel: str = Notification.Channel.MAIL) -> bool:
+    if channel == Notification.Channel.PUSH:
+        # The push switch stands for 'your turn' (turn_mail is about the inbox: a player who
+        # reads a digest by mail may well want a notice on the phone); the topics hold for both.
+        return preferences.push and (
+            kind == Notification.Kind.YOUR_TURN or bool(getattr(preferences, TOPIC_OF_KIND[kind]))
+        )
     if kind == Notification.Kind.YOUR_TURN:
         return preferences.turn_mail == Preferences.TurnMail.EACH
     if kind == Notification.Kind.DIGEST:
@@ -60,11 +91,16 @@ def wants(preferences: Preferences, kind: str) -> bool:
     return bool(getattr(preferences, TOPIC_OF_KIND[kind]))
 
 
-def unwanted_reason(user: User, kind: str) -> str:
-    """Why this player gets no mail of this kind ('' if they do)."""
-    if user.is_bot or not user.is_active or not verified_email(user):
+def unwanted_reason(user: User, kind: str, channel: str = Notification.Channel.MAIL) -> str:
+    """Why this player gets no notice of this kind on this channel ('' if they do)."""
+    if user.is_bot or not user.is_active:
         return "no_address"
-    if not wants(preferences_of(user), kind):
+    if channel == Notification.Channel.PUSH:
+        if not has_push_device(user):
+            return "no_device"
+    elif not verified_email(user):
+        return "no_address"
+    if not wants(preferences_of(user), kind, channel):
         return "preference"
     return ""
 
@@ -120,7 +156,8 @@ def still_on_autopilot(row: Notification) -> bool:
 
 
 def wait_while_watching(row: Notification, now: datetime) -> float | None:
-    """Seconds a 'your turn' mail waits because its player has the table open (None: send it)."""
+    """Seconds a 'your turn' notice (mail or push) waits because its player has the table open
+    (None: send it)."""
     if row.kind != Notification.Kind.YOUR_TURN or preferences_of(row.user).turn_mail_while_watching:
         return None
     seat = row.game.seats.get(user=row.user)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.db.models import Prefetch, Q
 
-from accounts.models import User, Vacation
+from accounts.models import PushSubscription, User, Vacation
 from accounts.selectors import preferences_of
 from accounts.services import PREFERENCE_FIELDS
 
@@ -83,6 +83,10 @@ def player_data(user: User) -> dict:
         "vacations": [
             {"starts_at": _when(v.starts_at), "ends_at": _when(v.ends_at)}
             for v in Vacation.objects.filter(user=user).order_by("starts_at")
+        ],
+        "push_devices": [
+            {"endpoint": device.endpoint, "created_at": _when(device.created_at)}
+            for device in PushSubscription.objects.filter(user=user).order_by("pk")
         ],
         "games": [_game(seat) for seat in seats],
         "ratings": [

@@ -134,7 +134,8 @@ def test_no_serious_accessibility_violation_on_the_table_dashboard_profile_and_s
     game = game_at_my_turn(user, rounds_played=1, also=red_card_left_over)
     open_table(page, game)
     found = serious_violations(page)
-    for path in ("/", f"/players/{user.username}/", "/accounts/notifications/", "/games/new/"):
+    pages = ("/", f"/players/{user.username}/", "/accounts/notifications/", "/games/new/")
+    for path in (*pages, "/notices/"):
         page.goto(path)
         found += serious_violations(page)
     assert not found, "\n".join(found)

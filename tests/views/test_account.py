@@ -129,7 +129,8 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
     )
     data = json.loads(response.content)
     assert set(data) == {
-        "account", "preferences", "vacations", "games", "ratings", "invitations", "following",
+        "account", "preferences", "vacations", "push_devices", "games", "ratings", "invitations",
+        "following",
     }  # fmt: skip
     assert data["account"]["email"] == me.email and data["account"]["display_name"] == "Leaver"
     assert "password" not in data["account"] and "pbkdf2" not in response.content.decode()

@@ -170,9 +170,9 @@ def test_the_head_to_head_costs_a_fixed_number_of_queries(client, django_assert_
     client.force_login(viewer)
     for shown in (few, many):
         url = reverse("player", args=[shown.username])
-        # The page's 12 (test_player_stats), and the record against the viewer: one aggregate.
-        with django_assert_num_queries(13):
+        # The page's 14 (test_player_stats), the record against the viewer among them.
+        with django_assert_num_queries(14):
             assert client.get(url).status_code == 200
         # Against a named player: who that is (with their preferences), and the aggregate.
-        with django_assert_num_queries(14):
+        with django_assert_num_queries(15):
             assert client.get(url, {"vs": rival.username}).status_code == 200

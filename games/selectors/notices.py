@@ -1,0 +1,156 @@
+"""The notice centre: what happened in the player's games since they last looked, read from the
+records the mails and pushes are sent from: the outbox's mail rows (always recorded, sent or
+not: your turn, reminders, invitations, timeouts, drops, game ends) and the moves the others
+made. One query per source for the page, one query in all for the bar's count.
+
+To add a kind of news (chat, say): write a source with `items` (its notices, one query) and
+`count` (an integer expression for that query), add it to SOURCES, and give its kind a line in
+templates/games/notices.html (the `notice` partial)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
+from django.db.models.expressions import Expression
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from accounts.models import User
+
+from ..models import Game, Move, Notification, Seat
+
+# The page also shows what came before the last look, this far back, so that a look is not lost.
+EARLIER = timedelta(days=7)
+PER_SOURCE = 50
+
+
+@dataclass(frozen=True)
+class Notice:
+    kind: str  # a Notification.Kind, or "moves"
+    at: datetime
+    game: Game | None
+    count: int = 0  # moves: how many the others made
+    detail: int = 0  # reminders: the percent of the time used
+    your_turn: bool = False  # moves: the turn is now the player's
+
+
+class Source(Protocol):
+    def items(self, user: User, since: datetime) -> list[Notice]: ...
+    def count(self, user_id: int, since: datetime) -> Expression: ...
+
+
+def _counted(rows, group: str) -> Subquery:
+    """The number of `rows` (all of one player, grouped by `group`), as an expression."""
+    return Subquery(rows.order_by().values(group).annotate(n=Count("pk")).values("n")[:1])
+
+
+class OutboxSource:
+    """What the mails told, or would have told: one mail row per event whatever the player's
+    mail preferences (the digest aside: it only gathers what is already here). Only the latest
+    of a kind per game (this turn's reminder, not last week's), and no 'your turn' in a game
+    whose moves by the others are news: that line says whose turn it is."""
+
+    kinds = [kind for kind in Notification.Kind.values if kind != Notification.Kind.DIGEST]
+
+    def rows(self, user_id: int, since: datetime):
+        mail = Notification.objects.filter(user_id=user_id, channel=Notification.Channel.MAIL)
+        later = mail.filter(kind=OuterRef("kind"), game=OuterRef("game"), pk__gt=OuterRef("pk"))
+        my_seat = Seat.objects.filter(game=OuterRef(OuterRef("game")), user_id=user_id)
+        moves = Move.objects.filter(game=OuterRef("game"), created_at__gt=since).exclude(
+            seat=Subquery(my_seat.values("index")[:1])
+        )
+        return (
+            mail.filter(kind__in=self.kinds, created_at__gt=since)
+            .exclude(Exists(later))
+            .exclude(Q(kind=Notification.Kind.YOUR_TURN) & Exists(moves))
+        )
+
+    def items(self, user: User, since: datetime) -> list[Notice]:
+        rows = (
+            self.rows(user.pk, since)
+            .select_related("game__created_by")
+            .order_by("-created_at")[:PER_SOURCE]
+        )
+        return [
+            Notice(kind=row.kind, at=row.created_at, game=row.game, detail=row.threshold)
+            for row in rows
+        ]
+
+    def count(self, user_id: int, since: datetime) -> Expression:
+        return _counted(self.rows(user_id, since), "user")
+
+
+class MovesSource:
+    """The moves the others made in the player's games: one notice per game."""
+
+    def _others_moves(self, since: datetime):
+        return Move.objects.filter(game=OuterRef("game"), created_at__gt=since).exclude(
+            seat=OuterRef("index")
+        )
+
+    def seats(self, user_id: int, since: datetime):
+        return Seat.objects.filter(user_id=user_id).filter(Exists(self._others_moves(since)))
+
+    def items(self, user: User, since: datetime) -> list[Notice]:
+        moves = self._others_moves(since).order_by().values("game")
+        seats = (
+            self.seats(user.pk, since)
+            .annotate(
+                moves=Subquery(moves.annotate(n=Count("pk")).values("n")[:1]),
+                last_at=Subquery(moves.annotate(at=Max("created_at")).values("at")[:1]),
+            )
+            .select_related("game")
+            .order_by("-last_at")[:PER_SOURCE]
+        )
+        return [
+            Notice(
+                kind="moves",
+                at=seat.last_at,
+                game=seat.game,
+                count=seat.moves,
+                your_turn=seat.game.status == Game.Status.ACTIVE
+                and seat.game.to_move_seat == seat.index
+                and not (seat.autopilot or seat.resigned),
+            )
+            for seat in seats
+        ]
+
+    def count(self, user_id: int, since: datetime) -> Expression:
+        return _counted(self.seats(user_id, since), "user")
+
+
+SOURCES: tuple[Source, ...] = (OutboxSource(), MovesSource())
+
+
+def last_looked(user: User) -> datetime:
+    return user.notices_seen_at or user.date_joined
+
+
+def notices(user: User, now: datetime | None = None) -> dict:
+    """The page: the notices since the last look (new) and the week before it, newest first."""
+    now = now or timezone.now()
+    seen = last_looked(user)
+    since = min(seen, now - EARLIER)
+    items = sorted(
+        (notice for source in SOURCES for notice in source.items(user, since)),
+        key=lambda notice: notice.at,
+        reverse=True,
+    )
+    return {
+        "new": [notice for notice in items if notice.at > seen],
+        "earlier": [notice for notice in items if notice.at <= seen],
+        "seen": seen,
+    }
+
+
+def notice_count(user: User) -> int:
+    """How many notices came since the last look (the bar's badge): one query."""
+    since = last_looked(user)
+    counts = {
+        f"n{i}": Coalesce(source.count(user.pk, since), 0) for i, source in enumerate(SOURCES)
+    }
+    row = User.objects.filter(pk=user.pk).annotate(**counts).values_list(*counts).first()
+    return sum(row or ())

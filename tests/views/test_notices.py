@@ -1,0 +1,134 @@
+"""The notice centre (games/selectors/notices.py, /notices/): what happened in the player's games
+since they last looked, from the outbox's mail rows and the others' moves; the bar's count; a
+fixed number of queries."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.services import preferences_update
+from games import invitations
+from games.models import Notification
+from games.notifications.outbox import game_over_queue, timed_out_queue
+from games.selectors.notices import notice_count, notices
+from tests.factories import GameFactory, UserFactory, started_game
+from tests.notifications.helpers import play_turn, seat_to_move
+
+pytestmark = pytest.mark.django_db
+
+
+def bar_count(client) -> int:
+    page = client.get(reverse("lobby")).content.decode()
+    found = re.search(r'href="/notices/">[^<]*<span class="count">(\d+)', page)
+    return int(found.group(1)) if found else 0
+
+
+def a_game_where_the_other_moved(me, other):
+    """A started game of two in which `other` has just played a turn: it is `me`'s turn."""
+    game = started_game([me, other])
+    if seat_to_move(game).user == me:
+        play_turn(game)
+    play_turn(game)
+    assert seat_to_move(game).user == me
+    return game
+
+
+def test_the_others_moves_and_my_turn_are_news_until_i_look(client):
+    me, other = UserFactory(), UserFactory()
+    game = a_game_where_the_other_moved(me, other)
+    client.force_login(me)
+    # One line for the game: the others' moves, saying it is my turn (no 'your turn' line
+    # beside it, though the mail rows are there).
+    assert Notification.objects.filter(user=me, kind="your_turn").exists()
+    assert bar_count(client) == 1
+    page = client.get(reverse("notices")).content.decode()
+    assert f"Game #{game.pk}: the others made 2 moves." in page and "your turn" in page
+    assert "Your turn in game" not in page
+    assert "Nothing new." not in page and "Earlier this week" not in page
+    # Looked at: no count on the bar; the same news is now 'earlier'.
+    assert bar_count(client) == 0
+    again = client.get(reverse("notices")).content.decode()
+    new, earlier = again.split("Earlier this week")
+    assert "Nothing new." in new and f"Game #{game.pk}: the others made" in earlier
+
+
+def test_a_turn_with_no_moves_before_it_is_told_by_its_your_turn_line_the_latest_only(client):
+    game = started_game([UserFactory(), UserFactory()])
+    first = seat_to_move(game).user
+    client.force_login(first)
+    assert bar_count(client) == 1
+    assert f"Your turn in game #{game.pk}." in client.get(reverse("notices")).content.decode()
+    # Reminders: only this turn's latest.
+    for threshold in (50, 90):
+        Notification.objects.create(
+            user=first, game=game, kind="reminder", turn=0, threshold=threshold, status="skipped"
+        )
+    client.force_login(first)
+    first.refresh_from_db()
+    reminders = [n for n in notices(first)["new"] if n.kind == "reminder"]
+    assert [n.detail for n in reminders] == [90] and notice_count(first) == 1
+
+
+def test_my_own_moves_are_no_news_to_me():
+    game = started_game([UserFactory(), UserFactory()])
+    mover = seat_to_move(game).user
+    play_turn(game)  # a draw and a discard
+    waiting = seat_to_move(game).user
+    assert [n for n in notices(mover)["new"] if n.kind == "moves"] == []
+    (moves,) = [n for n in notices(waiting)["new"] if n.kind == "moves"]
+    assert (moves.game, moves.count, moves.your_turn) == (game, 2, True)
+
+
+def test_invitations_timeouts_and_game_ends_are_listed_even_with_their_mail_turned_off(client):
+    me, host = UserFactory(), UserFactory()
+    preferences_update(user=me, invitations=False, reminders=False, game_over=False)
+    open_game = GameFactory(created_by=host, seat_count=3)
+    invitations.game_invite(game_id=open_game.pk, user=host, who=me.username)
+    game = started_game([me, host])
+    seat = game.seats.get(user=me)
+    timed_out_queue(game=game, seat=seat)
+    game_over_queue(game=game)
+    assert not Notification.objects.filter(user=me, status="pending", kind="invitation")
+    client.force_login(me)
+    page = client.get(reverse("notices")).content.decode()
+    assert f"{host.name} invited you to game #{open_game.pk}." in page
+    assert f"/invite/{open_game.invite_code}/" in page
+    assert f"Your time ran out in game #{game.pk}" in page
+    assert f"Game #{game.pk} is over." in page
+
+
+def test_news_from_before_the_week_before_the_last_look_is_gone():
+    me, other = UserFactory(), UserFactory()
+    a_game_where_the_other_moved(me, other)
+    later = timezone.now() + timedelta(days=30)
+    me.notices_seen_at = later - timedelta(days=1)
+    assert notices(me, now=later) == {"new": [], "earlier": [], "seen": me.notices_seen_at}
+    assert notice_count(me) == 0
+
+
+@pytest.mark.queries
+def test_the_page_and_the_count_cost_the_same_queries_for_1_game_as_for_12(
+    client, django_assert_num_queries
+):
+    few, many = UserFactory(), UserFactory()
+    a_game_where_the_other_moved(few, UserFactory())
+    for _ in range(12):
+        a_game_where_the_other_moved(many, UserFactory())
+    for user in (few, many):
+        client.force_login(user)
+        client.get(reverse("lobby"))  # the session in the cache
+        # The player (auth), the mail rows, the games with others' moves, the look recorded.
+        with django_assert_num_queries(4):
+            assert client.get(reverse("notices")).status_code == 200
+        user.refresh_from_db()
+        with django_assert_num_queries(1):
+            assert notice_count(user) == 0
+    assert len(notices(many)["earlier"]) == 12
+
+
+def test_the_notice_centre_needs_a_login(client):
+    response = client.get(reverse("notices"))
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]

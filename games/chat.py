@@ -27,10 +27,13 @@ CHAT_RATE_WINDOW = timedelta(minutes=1)
 
 @transaction.atomic
 def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
-    """Add the player's message to the game's chat. The game's lock numbers the messages and
-    makes the rate limit exact; the game's chat_count tells the table's poll."""
+    """Add the player's message to the chat of a game under way (a finished game's chat is kept
+    as it was: the replay shows it). The game's lock numbers the messages and makes the rate
+    limit exact; the game's chat_count tells the table's poll."""
     game = lock_game(game_id)
-    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+    if game.status == Game.Status.FINISHED:
+        raise GameError(_("The game is over: its chat is kept, but closed."), status=409)
+    if game.status != Game.Status.ACTIVE:
         raise GameError(_("The chat opens when the game starts."), status=409)
     seat = game.seats.filter(user=user).first() if user.is_authenticated else None
     if not user.is_authenticated or user.is_bot or not can_chat(game, seat):

@@ -99,6 +99,17 @@ def test_the_chat_opens_when_the_game_starts(client):
     assert client.get(url("game_chat", waiting)).status_code == 302  # to the waiting room
 
 
+def test_a_finished_games_chat_is_kept_and_closed(client, duel):
+    game, by_seat = duel
+    chat.chat_post(game_id=game.pk, user=by_seat[0], text="last words")
+    services.game_resign(game_id=game.pk, user=by_seat[1])
+    client.force_login(by_seat[0])
+    page = html(client.get(url("game", game)))
+    assert "last words" in page and "chat-form" not in page
+    response = say(client, game, "too late")
+    assert response.status_code == 409 and "closed" in html(response)
+
+
 # -- the rate limit --------------------------------------------------------------------------
 
 
@@ -109,6 +120,8 @@ def test_writing_too_fast_answers_429_until_a_minute_has_passed(client, trio):
         assert say(client, game, f"message {n}", **HTMX).status_code == 200
     response = say(client, game, "one too many", **HTMX)
     assert response.status_code == 429 and "too fast" in html(response)
+    # The refusal takes the form's place (not the chat's, which the poll redraws), text kept.
+    assert response["HX-Retarget"] == "#chat-form" and 'value="one too many"' in html(response)
     assert ChatMessage.objects.count() == chat.CHAT_RATE_LIMIT
     # Another player, and the same player in another game, are counted apart.
     chat.chat_post(game_id=game.pk, user=second, text="me too")
@@ -209,6 +222,8 @@ def test_spectators_neither_read_nor_write_until_the_host_opens_the_chat(client,
     assert "between us" not in html(client.get(url("game_table", game), {"v": 0}))
     assert client.get(url("game_chat", game)).status_code == 403
     assert say(client, game, "hi", **HTMX).status_code == 403
+    refused = say(client, game, "hi")
+    assert refused.status_code == 403 and "Only the players" in html(refused)
     assert client.post(url("chat_spectators", game), {"open": "1"}).status_code == 403
     client.force_login(host)
     assert client.post(url("chat_spectators", game), {"open": "1"}).status_code == 302

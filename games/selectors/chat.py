@@ -60,7 +60,9 @@ def chat(game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE
         "lines": lines,
         "more": more,
         "muted": [m.muted for m in muted],
-        "can_write": user.is_authenticated and not user.is_bot,
+        "can_write": user.is_authenticated
+        and not user.is_bot
+        and game.status == Game.Status.ACTIVE,
         "is_host": user.pk == game.created_by_id,
     }
 

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import reswap, retarget
 
 from accounts.models import User
 
@@ -21,18 +22,29 @@ from .play import login_first, to_login, viewable_game
 
 def _chat_context(request, game, seat, *, limit, error=None) -> dict:
     chat = chat_selectors.chat(game, seat, request.user, limit=limit)
-    return {"game": game, "me": seat, "chat": chat, "chat_error": error, "actions": True}
+    return {
+        "game": game, "me": seat, "chat": chat, "chat_error": error, "post_error": None,
+        "actions": True,
+    }  # fmt: skip
 
 
-def _answer(request, game, seat, *, error: GameError | None = None):
-    """After a chat action: the chat fragment (HTMX), or back to the table; a refusal shows on the
-    chat page (or in the fragment) with its status."""
+def _answer(request, game, seat, *, error: GameError | None = None, text: str | None = None):
+    """After a chat action: the chat fragment (HTMX), or back to the table. A refusal shows on
+    the chat page (or in the fragment) with its status; a refused message shows in its form,
+    with what was typed (HTMX puts that form in the place of the one on the page)."""
     if error is None and not request.htmx:
         return redirect(reverse("game", kwargs={"game_id": game.pk}) + "#chat")
     status = error.status if error else 200
     message = error.message if error else None
     limit = chat_selectors.TABLE_CHAT_MESSAGES if request.htmx else None
     context = _chat_context(request, game, seat, limit=limit, error=message)
+    if text is not None and error is not None:
+        # Shown by the form (or, with no chat to show, where the chat would be).
+        context.update(chat_error=None if context["chat"] else message, post_error=message)
+        context["text"] = text
+        if request.htmx:
+            response = render(request, "games/_chat.html#form", context, status=status)
+            return reswap(retarget(response, "#chat-form"), "outerHTML")
     template = "games/_chat.html#chat" if request.htmx else "games/chat.html"
     return render(request, template, context, status=status)
 
@@ -59,11 +71,12 @@ def _chat_action(action):
         if not request.user.is_authenticated:
             return to_login(request, reverse("game", kwargs={"game_id": game_id}))
         game, seat = viewable_game(request, game_id)
+        text = request.POST.get("text", "")[:2000] if action is _post else None
         try:
             action(request, game, seat, **kwargs)
         except GameError as error:
             game.refresh_from_db()
-            return _answer(request, game, seat, error=error)
+            return _answer(request, game, seat, error=error, text=text)
         game.refresh_from_db()
         return _answer(request, game, seat)
 

@@ -11,7 +11,7 @@ from accounts.models import User
 from ..models import ChatMessage, Game, Mute, Seat
 from .viewer import can_chat
 
-TABLE_CHAT_MESSAGES = 30  # the table shows the latest; the chat page shows them all
+TABLE_CHAT_MESSAGES = 20  # the table shows the latest; the chat page shows them all
 
 
 def muted_by(user: User):

@@ -3,8 +3,11 @@ through the services (the game's lock, the version check, the engine, the tasks 
 the admin may not add, change or delete them. The mail outbox is read-only too."""
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
-from .models import Follow, Game, Invitation, Move, Notification, Seat
+from .models import ChatMessage, ChatReport, Follow, Game, Invitation, Move, Notification, Seat
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -98,3 +101,56 @@ class FollowAdmin(admin.ModelAdmin):
     list_display = ("created_at", "follower", "followee")
     search_fields = ("follower__username", "followee__username")
     raw_id_fields = ("follower", "followee")
+
+
+def _chat_links(message: ChatMessage) -> str:
+    """Links to the message in the admin, the game's whole chat there, and the game's page."""
+    return format_html(
+        '<a href="{}">{}</a> · <a href="{}">{}</a> · <a href="{}">{}</a>',
+        reverse("admin:games_chatmessage_change", args=[message.pk]),
+        _("message"),
+        reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={message.game_id}",
+        _("the game's chat"),
+        reverse("game", args=[message.game_id]),
+        _("the game"),
+    )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """Every chat message, with its game: staff read a reported one in its context (filter by
+    the game). Escaped here too (the admin escapes what it shows)."""
+
+    list_display = ("created_at", "game", "seq", "author", "text", "version")
+    search_fields = ("=game__id", "author__username", "text")
+    list_select_related = ("game", "author")
+    list_filter = ("game__chat_spectators",)
+    ordering = ("-created_at",)
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(admin.ModelAdmin):
+    """Reported chat messages, the open ones first. Staff may only mark a report as dealt with."""
+
+    list_display = ("created_at", "reported_text", "author", "reporter", "links", "resolved")
+    list_filter = ("resolved",)
+    list_editable = ("resolved",)
+    list_select_related = ("message__author", "message__game", "reporter")
+    search_fields = ("message__text", "message__author__username", "reporter__username")
+    fields = ("message", "reported_text", "author", "reporter", "created_at", "links", "resolved")
+    readonly_fields = ("message", "reported_text", "author", "reporter", "created_at", "links")
+
+    @admin.display(description=_("message"))
+    def reported_text(self, report: ChatReport) -> str:
+        return report.message.text
+
+    @admin.display(description=_("written by"))
+    def author(self, report: ChatReport):
+        return report.message.author
+
+    @admin.display(description=_("links"))
+    def links(self, report: ChatReport) -> str:
+        return _chat_links(report.message)
+
+    def has_add_permission(self, request):
+        return False

@@ -7,7 +7,8 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Lower
+from django.db.models.functions import Length, Lower
+from django.db.models.lookups import Range
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -71,6 +72,12 @@ class Game(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     end_reason = models.CharField(max_length=10, choices=EndReason.choices, blank=True)
+    # The chat (ChatMessage): how many messages so far, so that a poll sees a new one from the game
+    # row alone; and whether the host opened it to spectators (players only by default).
+    chat_count = models.PositiveIntegerField(default=0, help_text="Chat messages posted so far.")
+    chat_spectators = models.BooleanField(
+        default=False, help_text="Spectators may read and write in the chat."
+    )
 
     class Meta:
         constraints = [
@@ -139,6 +146,8 @@ class Seat(models.Model):
     hand_sort = models.CharField(max_length=8, default="suit")
     # The game version the player last saw: "what the others did since my last visit".
     seen_version = models.PositiveIntegerField(default=0)
+    # The game's chat_count the player last saw: the chat's part of "since your last visit".
+    seen_chat = models.PositiveIntegerField(default=0)
     resigned = models.BooleanField(default=False)
     autopilot = models.BooleanField(default=False, help_text="A bot plays a timed-out seat.")
     timeouts = models.PositiveSmallIntegerField(default=0)
@@ -488,3 +497,79 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followee_id}"
+
+
+CHAT_MESSAGE_MAX_LENGTH = 500
+
+
+class ChatMessage(models.Model):
+    """One message in a game's chat, kept with the game. `seq` numbers the game's messages from 1
+    (the game's chat_count after it); `version` is the game's version when it was written, so the
+    replay shows it after the move it followed. The text is shown escaped, as typed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    seq = models.PositiveIntegerField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    text = models.TextField(help_text="At most CHAT_MESSAGE_MAX_LENGTH characters (a constraint).")
+    version = models.PositiveIntegerField(help_text="The game's version when it was written.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        indexes = [
+            models.Index(fields=["game", "author", "-created_at"], name="chat_author_recent")
+        ]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="chat_unique_seq"),
+            models.CheckConstraint(
+                condition=Range(Length("text"), (1, CHAT_MESSAGE_MAX_LENGTH)),
+                name="chat_text_length",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="chat_seq_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game} message {self.seq}"
+
+
+class Mute(models.Model):
+    """`muter` no longer sees what `muted` writes, in any game's chat."""
+
+    muter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mutes"
+    )
+    muted = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="muted_by"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["muter", "muted"], name="mute_once"),
+            models.CheckConstraint(condition=~Q(muter=F("muted")), name="mute_not_oneself"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.muter_id} mutes {self.muted_id}"
+
+
+class ChatReport(models.Model):
+    """A player flagged a chat message for the staff, who read reports in the admin."""
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved = models.BooleanField(default=False, help_text="A staff member has dealt with it.")
+
+    class Meta:
+        ordering = ["resolved", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="chat_report_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report of {self.message} by {self.reporter_id}"

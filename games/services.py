@@ -451,6 +451,10 @@ def seat_set_hand_order(
     return seat
 
 
-def seat_mark_seen(*, seat: Seat, version: int) -> None:
-    if seat.seen_version != version:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=version)
+def seat_mark_seen(*, seat: Seat, version: int, chat: int | None = None) -> None:
+    """The player saw the table at `version`, and the chat's first `chat` messages."""
+    seen = {"seen_version": version} if seat.seen_version != version else {}
+    if chat is not None and seat.seen_chat != chat:
+        seen["seen_chat"] = chat
+    if seen:
+        Seat.objects.filter(pk=seat.pk).update(**seen)

@@ -2,6 +2,7 @@ from django.urls import path
 
 from .views import (
     account,
+    chat,
     clock,
     friends,
     health,
@@ -38,6 +39,11 @@ urlpatterns = [
     path("games/<int:game_id>/sort/", play.hand_sort, name="hand_sort"),
     path("games/<int:game_id>/history/", play.game_history, name="game_history"),
     path("games/<int:game_id>/replay/", play.game_replay, name="game_replay"),
+    path("games/<int:game_id>/chat/", chat.game_chat, name="game_chat"),
+    path("games/<int:game_id>/chat/post/", chat.chat_post, name="chat_post"),
+    path("games/<int:game_id>/chat/mute/", chat.chat_mute, name="chat_mute"),
+    path("games/<int:game_id>/chat/<int:message_id>/report/", chat.chat_report, name="chat_report"),
+    path("games/<int:game_id>/chat/spectators/", chat.chat_spectators, name="chat_spectators"),
     path("games/<int:game_id>/invite-player/", invitations.game_invite, name="game_invite"),
     path("games/<int:game_id>/rematch/", invitations.game_rematch, name="game_rematch"),
     path(

@@ -13,6 +13,7 @@ from accounts.selectors import verified_email
 
 from ..engine import Rules
 from ..models import Game, Invitation, RoundScore, Seat
+from .chat import has_news
 from .viewer import listed_for
 
 FINISHED_PER_PAGE = 20
@@ -31,6 +32,7 @@ def _my_seats(user: User):
         Seat.objects.filter(user=user)
         .select_related("game")
         .only(*_ROW_SEAT_FIELDS, *(f"game__{field}" for field in _ROW_GAME_FIELDS))
+        .annotate(chat_news=has_news(user))
     )
 
 
@@ -130,6 +132,7 @@ def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict
         "rounds": Rules.from_dict(game.rules).round_count,
         "place": place,
         "score": score,
+        "chat_news": seat.chat_news,
         "my_turn": game.status == Game.Status.ACTIVE
         and game.to_move_seat == seat.index
         and not seat.resigned,

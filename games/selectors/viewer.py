@@ -42,7 +42,10 @@ def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
 
 def game_for_poll(game_id: int, user: User) -> tuple[Game | None, Seat | None]:
     """The little a poll needs (version, status, who may look), in one query for a player."""
-    fields = ("version", "status", "is_public", "friends_only", "invite_code")
+    fields = (
+        "version", "status", "is_public", "friends_only", "invite_code", "chat_count",
+        "chat_spectators",
+    )  # fmt: skip
     if user.is_authenticated:
         seat = (
             Seat.objects.filter(game_id=game_id, user=user)
@@ -70,3 +73,15 @@ def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> 
         or invite_code == game.invite_code
         or (game.friends_only and game.host_follows_viewer)
     )
+
+
+def can_chat(game: Game, seat: Seat | None) -> bool:
+    """Whether the viewer (who may watch the game) reads and writes its chat: its players, and
+    spectators once the host opened it to them."""
+    return seat is not None or game.chat_spectators
+
+
+def chat_version(game: Game, seat: Seat | None) -> int:
+    """The chat's part of the table's version, for this viewer: 0 for one who may not read it
+    (so that the page tells them nothing of it)."""
+    return game.chat_count if can_chat(game, seat) else 0

@@ -19,7 +19,7 @@ from ..forms import GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
-from ..selectors import history, lists, table, viewer
+from ..selectors import chat, history, lists, table, viewer
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
@@ -84,7 +84,7 @@ def _require_watchable(request, game, seat) -> None:
         raise Http404(_("There is no such game."))
 
 
-def _viewable_game(request, game_id):
+def viewable_game(request, game_id):
     game, seat = viewer.game_for_viewer(game_id, request.user)
     if game is None:
         raise Http404(_("There is no such game."))
@@ -92,13 +92,13 @@ def _viewable_game(request, game_id):
     return game, seat
 
 
-def _to_login(request, next_path: str):
+def to_login(request, next_path: str):
     """To the login page, and back to `next_path` after it (an HTMX request navigates)."""
     url = f"{reverse('account_login')}?{urlencode({'next': next_path})}"
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _login_first(request, game_id):
+def login_first(request, game_id):
     """A logged-out visitor following a link to a game (from a mail, say) logs in first and then
     lands on it; only a waiting room shows itself to them (with its own 'Log in to join')."""
     if request.user.is_authenticated:
@@ -106,13 +106,16 @@ def _login_first(request, game_id):
     status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
     if status is None or status == Game.Status.OPEN:
         return None
-    return _to_login(request, request.get_full_path())
+    return to_login(request, request.get_full_path())
 
 
 def _page_context(request, game, seat, error=None):
     context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
         context.update(table.table(game, seat))
+        context["chat"] = chat.chat(game, seat, request.user)
+        context["chat_news"] = chat.news(context["chat"], seat)
+        context["chat_version"] = viewer.chat_version(game, seat)
         if context["bot_to_move"]:
             context["poll_seconds"] = BOT_POLL_SECONDS
     else:
@@ -133,31 +136,36 @@ def _render_game(request, game, seat, *, status=200, error=None):
         template += "#table"
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
-        services.seat_mark_seen(seat=seat, version=game.version)
+        services.seat_mark_seen(seat=seat, version=game.version, chat=game.chat_count)
         seat_record_presence(seat=seat)
     return response
 
 
 def game_detail(request, game_id):
-    if login := _login_first(request, game_id):
+    if login := login_first(request, game_id):
         return login
-    game, seat = _viewable_game(request, game_id)
+    game, seat = viewable_game(request, game_id)
     return _render_game(request, game, seat)
 
 
 @never_cache
 def game_table(request, game_id):
-    """The table partial, for polling: 204 (nothing to swap) while the version is unchanged."""
-    if _login_first(request, game_id):  # the session ended while the table was open
-        return _to_login(request, reverse("game", kwargs={"game_id": game_id}))
+    """The table partial, for polling: 204 (nothing to swap) while the version is unchanged: the
+    moves (v) and, for a viewer who may read it, the chat (c)."""
+    if login_first(request, game_id):  # the session ended while the table was open
+        return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     game, seat = viewer.game_for_poll(game_id, request.user)
-    unchanged = game is not None and _count(request.GET.get("v")) == game.version
+    unchanged = (
+        game is not None
+        and _count(request.GET.get("v")) == game.version
+        and (_count(request.GET.get("c")) or 0) == viewer.chat_version(game, seat)
+    )
     if unchanged and game.status == Game.Status.ACTIVE:
         _require_watchable(request, game, seat)
         if seat is not None:
             seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
-    game, seat = _viewable_game(request, game_id)
+    game, seat = viewable_game(request, game_id)
     if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
@@ -185,7 +193,7 @@ def _act(request, game_id, service, **kwargs):
     A refusal answers its 4xx with the page (or, for HTMX, the table) showing the message once,
     in the table's message area; a game the player may not see shows the message alone."""
     if not request.user.is_authenticated:
-        return _to_login(request, reverse("game", kwargs={"game_id": game_id}))
+        return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
         service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
@@ -245,9 +253,9 @@ def game_resign(request, game_id):
     """GET: ask first (a page, so it works without JavaScript). POST: resign."""
     if request.method == "POST":
         return _act(request, game_id, services.game_resign)
-    if login := _login_first(request, game_id):
+    if login := login_first(request, game_id):
         return login
-    game, seat = _viewable_game(request, game_id)
+    game, seat = viewable_game(request, game_id)
     if seat is None or seat.resigned or game.status != Game.Status.ACTIVE:
         return redirect("game", game_id=game_id)
     people = game.seats.filter(user__is_bot=False, resigned=False).count()
@@ -270,9 +278,9 @@ def hand_sort(request, game_id):
 
 
 def game_history(request, game_id):
-    if login := _login_first(request, game_id):
+    if login := login_first(request, game_id):
         return login
-    game, seat = _viewable_game(request, game_id)
+    game, seat = viewable_game(request, game_id)
     return render(
         request,
         "games/history.html",
@@ -281,9 +289,9 @@ def game_history(request, game_id):
 
 
 def game_replay(request, game_id):
-    if login := _login_first(request, game_id):
+    if login := login_first(request, game_id):
         return login
-    game, _seat = _viewable_game(request, game_id)
+    game, seat = viewable_game(request, game_id)
     if game.status != Game.Status.FINISHED:
         return render(
             request,
@@ -293,5 +301,6 @@ def game_replay(request, game_id):
         )
     step = _count(request.GET.get("step")) or 0
     context = {"game": game, **history.replay_step(game, step)}
+    context["chat"] = chat.replay_chat(game, seat, request.user, context["step"])
     template = "games/replay.html#board" if request.htmx else "games/replay.html"
     return render(request, template, context)

@@ -1,0 +1,101 @@
+"""Reads for a game's chat: the messages a viewer may read (never a muted player's), the new ones
+since their last visit, and the chat at a step of the replay. Each in a fixed number of queries
+however long the chat."""
+
+from __future__ import annotations
+
+from django.db.models import Exists, OuterRef
+
+from accounts.models import User
+
+from ..models import ChatMessage, Game, Mute, Seat
+from .viewer import can_chat
+
+TABLE_CHAT_MESSAGES = 20  # the table shows the latest; the chat page shows them all
+
+
+def muted_by(user: User):
+    """The players `user` muted, as a subquery."""
+    return Mute.objects.filter(muter=user).values("muted")
+
+
+def _readable(game: Game, user: User):
+    messages = ChatMessage.objects.filter(game=game)
+    if user.is_authenticated:
+        messages = messages.exclude(author__in=muted_by(user))
+    return messages.select_related("author").only(
+        "seq", "text", "version", "created_at", "author__username", "author__display_name"
+    )
+
+
+def _line(message: ChatMessage, user: User) -> dict:
+    return {
+        "message": message,
+        "name": message.author.name,
+        "mine": message.author_id == user.pk,
+    }
+
+
+def chat(game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE_CHAT_MESSAGES):
+    """The chat as the viewer sees it, or None when they may not read it: the latest `limit`
+    messages (all with None), oldest first, whether there are earlier ones, and the players the
+    viewer muted (to show them again). Two queries."""
+    if not can_chat(game, seat):
+        return None
+    messages = _readable(game, user).order_by("-seq")
+    if limit is not None:
+        messages = messages[: limit + 1]
+    lines = [_line(m, user) for m in messages]
+    more = limit is not None and len(lines) > limit
+    lines = lines[:limit][::-1] if limit is not None else lines[::-1]
+    muted = []
+    if user.is_authenticated:
+        muted = list(
+            Mute.objects.filter(muter=user)
+            .select_related("muted")
+            .only("muted__username", "muted__display_name")
+            .order_by("created_at")[:20]
+        )
+    return {
+        "lines": lines,
+        "more": more,
+        "muted": [m.muted for m in muted],
+        "can_write": user.is_authenticated
+        and not user.is_bot
+        and game.status == Game.Status.ACTIVE,
+        "is_host": user.pk == game.created_by_id,
+    }
+
+
+def news(chat_view: dict | None, seat: Seat | None) -> list[dict]:
+    """The messages of the table's chat the player has not seen (the others' only), for the
+    table's "since your last visit"."""
+    if chat_view is None or seat is None:
+        return []
+    return [
+        line
+        for line in chat_view["lines"]
+        if line["message"].seq > seat.seen_chat and not line["mine"]
+    ]
+
+
+def has_news(user: User):
+    """For a query of the player's seats: whether a message they have not seen waits in the
+    seat's game (from another player they did not mute)."""
+    return Exists(
+        ChatMessage.objects.filter(game=OuterRef("game_id"), seq__gt=OuterRef("seen_chat"))
+        .exclude(author=user)
+        .exclude(author__in=muted_by(user))
+    )
+
+
+def replay_chat(game: Game, seat: Seat | None, user: User, step: int) -> dict | None:
+    """The chat as it stood after `step` moves of the replay: the messages written by then,
+    those written at this very step marked."""
+    if not can_chat(game, seat):
+        return None
+    messages = _readable(game, user).filter(version__lte=step).order_by("-seq")
+    lines = [_line(m, user) for m in messages[:TABLE_CHAT_MESSAGES]][::-1]
+    for line in lines:
+        line["now"] = line["message"].version == step
+    return {"lines": lines}

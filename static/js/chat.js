@@ -1,0 +1,8 @@
+// The chat's form empties once its message is sent, and keeps the text when it was refused.
+document.addEventListener("htmx:afterRequest", (event) => {
+  const form = event.detail.elt;
+  if (form && form.id === "chat-form" && event.detail.xhr && event.detail.xhr.status < 300) {
+    form.reset();
+    form.querySelector("input[name=text]").focus();
+  }
+});

@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User, time_zone_choices
+from .services import PREFERENCE_FIELDS
 from .validators import validate_one_line
 
 
@@ -42,16 +43,7 @@ class SignupForm(AllauthSignupForm):
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = Preferences
-        fields = (
-            "turn_mail",
-            "turn_mail_while_watching",
-            "reminders",
-            "invitations",
-            "game_over",
-            "push",
-            "profile_hidden",
-            "autopilot_level",
-        )
+        fields = PREFERENCE_FIELDS  # the ones preferences_update takes
         widgets = {"turn_mail": forms.RadioSelect}
 
     def __init__(self, *args, **kwargs):

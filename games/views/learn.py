@@ -36,11 +36,12 @@ def _pictures(examples) -> list[dict]:
 
 def how_to_play(request):
     text, wild_rank = SCORED_HAND
-    scored = arrange(parse_cards(text), wild_rank=wild_rank, rules=Rules())
+    hand = parse_cards(text)
+    scored = arrange(hand, wild_rank=wild_rank, rules=Rules())
     context = {
         "melds": _pictures(MELD_EXAMPLES),
         "not_melds": _pictures(NOT_MELDS),
-        "scored_hand": cards_info(parse_cards(text), wild_rank),
+        "scored_hand": cards_info(hand, wild_rank),
         "scored_melds": [cards_info(meld, wild_rank) for meld in scored.melds],
         "scored_left": cards_info(scored.deadwood, wild_rank),
         "scored_penalty": scored.penalty,

@@ -2,7 +2,9 @@
 configured, and a failure under REQUIRE_SERVICES=1 (what CI sets). Every game a test makes is
 seeded from the test's node id, and a failure prints the seeds (tests/seeds.py)."""
 
+import copy
 import os
+import uuid
 
 import pytest
 
@@ -55,12 +57,13 @@ def seeded_games(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits(request, monkeypatch):
+def fresh_rate_limits(settings):
     """Each test counts its own logins and sign-ups: allauth keeps its rate limits in the cache,
-    which (Redis) outlives a test, so each test gets its own key prefix there."""
-    from django.core.cache import caches
-
-    monkeypatch.setattr(caches["default"], "key_prefix", f"t{abs(hash(request.node.nodeid))}")
+    which (Redis) outlives a test and a run, so each test gets a key prefix of its own. Set in
+    the settings, so that every thread (a live server's too) gets new cache objects with it."""
+    caches = copy.deepcopy(settings.CACHES)
+    caches["default"]["KEY_PREFIX"] = f"t-{uuid.uuid4().hex}"
+    settings.CACHES = caches
 
 
 @pytest.hookimpl(wrapper=True)

@@ -2,9 +2,7 @@
 own browser download is not used) against pytest-django's live server, with a real Celery worker
 on Redis playing the bots. Screenshots go to var/e2e-artifacts/."""
 
-import copy
 import os
-import uuid
 from pathlib import Path
 
 import pytest
@@ -59,15 +57,9 @@ def browser():
 def site(live_server, worker, settings, monkeypatch):
     """The live server's address, with the worker playing bots. The table polls every second
     (rather than 5 s) while a person is to move, so that another player's move shows quickly.
-
-    The server's threads get a cache key prefix of the test's own (tests/conftest.py gives one to
-    this thread only): allauth's rate limits live in Redis and outlast a run, and a second run
-    within three minutes would otherwise find the sign-up's confirmation mail refused."""
+    (Its threads share the test's own cache key prefix: tests/conftest.py, fresh_rate_limits.)"""
     monkeypatch.setattr("games.views.play.TABLE_POLL_SECONDS", 1)
     settings.BOT_MOVE_DELAY_SECONDS = 0
-    caches = copy.deepcopy(settings.CACHES)
-    caches["default"]["KEY_PREFIX"] = f"e2e-{uuid.uuid4().hex}"
-    settings.CACHES = caches  # Django's test signals give every thread new cache objects
     return live_server.url
 
 

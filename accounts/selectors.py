@@ -17,8 +17,8 @@ def verified_email(user: User) -> str:
     (An address changed in settings replaces this one only when the new one is verified.)"""
     if not user.email:
         return ""
-    verified = EmailAddress.objects.filter(user_id=user.pk, email__iexact=user.email, verified=True)
-    return user.email if verified.exists() else ""
+    verified = User.objects.filter(pk=user.pk).filter(has_verified_email()).exists()
+    return user.email if verified else ""
 
 
 def has_verified_email() -> Exists:

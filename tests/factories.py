@@ -60,6 +60,11 @@ def _resign(game: Game, create: bool, extracted, **kwargs) -> None:
 
 def _finish(game: Game, create: bool, extracted, **kwargs) -> None:
     _start(game, create, extracted)
+    finish_game(game)
+
+
+def finish_game(game: Game) -> None:
+    """End a started game as completed where it stands (every total as the rounds left it)."""
     with transaction.atomic():
         locked = lock_game(game.pk)
         state = GameState.from_dict(locked.state)

@@ -3,13 +3,12 @@ without HTMX, the length and rate limits, mutes, reports, spectators, the table'
 on the table and the dashboard, the replay, escaping, and who may not read or write."""
 
 import pytest
-from django.db import IntegrityError, connection, transaction
-from django.test.utils import CaptureQueriesContext
+from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games import chat, services
 from games.errors import GameError
-from games.models import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Game, Mute
+from games.models import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Mute
 from tests.factories import GameFactory, UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -279,42 +278,6 @@ def test_a_message_changes_the_tables_poll_for_those_who_read_the_chat_only(clie
     assert "c=0" in html(client.get(url("game", game)))
     assert poll(client, game, v=game.version, c=0).status_code == 204
     assert poll(client, game, v=game.version).status_code == 204
-
-
-def count_queries(client, path, params=None) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(path, params or {})
-    assert response.status_code in (200, 204)
-    return len(queries)
-
-
-@pytest.mark.queries
-def test_the_table_the_poll_and_the_dashboard_cost_as_many_queries_with_many_messages(client, trio):
-    game, host, second, third = trio
-    chat.chat_post(game_id=game.pk, user=second, text="one")
-    chat.user_mute(user=host, other=third)
-    client.force_login(host)
-
-    def counts(chat_count: int) -> list[int]:
-        pages = [
-            (url("game", game), None),
-            (url("game_table", game), {"v": game.version, "c": chat_count}),  # unchanged
-            (url("game_table", game), {"v": 0}),  # changed: the whole table
-            (reverse("home"), None),
-            (url("game_chat", game), None),
-        ]
-        for path, params in pages:  # a first visit writes presence and what was seen
-            count_queries(client, path, params)
-        return [count_queries(client, path, params) for path, params in pages]
-
-    few = counts(1)
-    ChatMessage.objects.bulk_create(
-        ChatMessage(game=game, seq=n, author=(second, third)[n % 2], text=f"m{n}", version=0)
-        for n in range(2, 80)
-    )
-    Game.objects.filter(pk=game.pk).update(chat_count=79)
-    assert counts(79) == few
-    assert few[1] == 2  # an unchanged poll: the session, the seat with its game
 
 
 def test_a_waiting_message_is_news_on_the_table_and_the_dashboard_until_seen(client, trio):

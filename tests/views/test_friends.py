@@ -86,28 +86,6 @@ def test_the_friends_page_lists_followees_escaped_with_mutual_marks_and_a_join_b
     assert response["Location"] == reverse("friends")
 
 
-@pytest.mark.queries
-def test_the_friends_page_costs_a_fixed_number_of_queries(client, django_assert_num_queries):
-    me = UserFactory()
-    client.force_login(me)
-
-    def befriend(count):
-        for _ in range(count):
-            friend = UserFactory()
-            follow(me, friend), follow(friend, me)
-            GameFactory(created_by=friend, seat_count=3)
-            services.game_create(creator=friend, rules=Rules(), seat_count=3, friends_only=True)
-
-    befriend(1)
-    # The player (auth), the people followed, their open games, those games' seats.
-    with django_assert_num_queries(5) as few:  # 4 for the page, 1 for the bar's notice count
-        page(client, "friends")
-    befriend(5)
-    with django_assert_num_queries(len(few.captured_queries)):
-        html = page(client, "friends")
-    assert html.count("/join/") == 12
-
-
 def test_one_click_makes_a_game_and_invites_the_friend(client):
     me, friend = UserFactory(), UserFactory()
     follow(me, friend)
@@ -177,27 +155,6 @@ def test_a_friends_only_game_link_shows_the_room_but_seats_no_stranger(client):
     client.get(reverse("invite", args=[game.invite_code]))
     page(client, "game", game.pk)
     assert client.post(reverse("game_join", args=[game.pk])).status_code == 403
-
-
-@pytest.mark.queries
-def test_the_lobby_costs_a_fixed_number_of_queries(client, django_assert_num_queries):
-    host, me = UserFactory(), UserFactory()
-    follow(host, me)
-    client.force_login(me)
-
-    def open_games(count):
-        for _ in range(count):
-            GameFactory(seat_count=3)
-            services.game_create(creator=host, rules=Rules(), seat_count=3, friends_only=True)
-            services.game_create(creator=host, rules=Rules(), seat_count=3, is_public=False)
-
-    open_games(1)
-    # The player (auth), the open games with their hosts, their seats, the seated players.
-    with django_assert_num_queries(5) as few:  # 4 for the page, 1 for the bar's notice count
-        assert page(client, "lobby").count("/join/") == 2
-    open_games(6)
-    with django_assert_num_queries(len(few.captured_queries)):
-        assert page(client, "lobby").count("/join/") == 14
 
 
 @pytest.mark.queries

@@ -109,26 +109,6 @@ def test_news_from_before_the_week_before_the_last_look_is_gone():
     assert notice_count(me) == 0
 
 
-@pytest.mark.queries
-def test_the_page_and_the_count_cost_the_same_queries_for_1_game_as_for_12(
-    client, django_assert_num_queries
-):
-    few, many = UserFactory(), UserFactory()
-    a_game_where_the_other_moved(few, UserFactory())
-    for _ in range(12):
-        a_game_where_the_other_moved(many, UserFactory())
-    for user in (few, many):
-        client.force_login(user)
-        client.get(reverse("lobby"))  # the session in the cache
-        # The player (auth), the mail rows, the games with others' moves, the look recorded.
-        with django_assert_num_queries(4):
-            assert client.get(reverse("notices")).status_code == 200
-        user.refresh_from_db()
-        with django_assert_num_queries(1):
-            assert notice_count(user) == 0
-    assert len(notices(many)["earlier"]) == 12
-
-
 def test_the_notice_centre_needs_a_login(client):
     response = client.get(reverse("notices"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]

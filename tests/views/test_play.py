@@ -181,30 +181,6 @@ def test_history_hides_stock_draws_of_others_and_replay_waits_for_the_end(client
     assert client.get(reverse("game_replay", args=[game.pk])).status_code == 403
 
 
-@pytest.mark.queries
-def test_the_table_costs_the_same_few_queries_early_and_late(
-    client, duel, django_assert_max_num_queries
-):
-    game, by_seat = duel
-    client.force_login(by_seat[game.to_move_seat])
-    url = reverse("game", args=[game.pk])
-    with django_assert_max_num_queries(14):
-        assert client.get(url).status_code == 200
-    from tests.factories import play_one
-
-    for _ in range(40):
-        play_one(game, by_seat)
-    client.force_login(by_seat[game.to_move_seat])
-    with django_assert_max_num_queries(14):
-        assert client.get(url).status_code == 200
-    poll = reverse("game_table", args=[game.pk])
-    assert client.get(poll, {"v": game.version}).status_code == 204  # presence noted
-    # A poll that finds nothing new: the player (auth) and their seat with the game's version.
-    # The session comes from the cache, and presence is written at most every 10 s.
-    with django_assert_max_num_queries(2):
-        assert client.get(poll, {"v": game.version}).status_code == 204
-
-
 def test_a_stranger_cannot_join_a_private_game_without_its_invitation(client):
     """Game ids are sequential: a join POST alone must not seat anyone at a private game (nor
     show them its invitation link); the invitation link or an invitation by name does."""

@@ -109,27 +109,6 @@ def test_a_single_game_is_the_best_but_not_also_the_worst(client):
     assert "Average penalty 1.0 over 1 round." in page and "Went out first 0 times" in page
 
 
-@pytest.mark.queries
-def test_the_player_page_runs_the_same_queries_for_2_games_as_for_40(
-    client, django_assert_num_queries
-):
-    few, many = UserFactory(), UserFactory()
-    for day in range(2):
-        finished_game(few, rank=1 + day % 2, total=day, day=day, rounds=[(3, day, False)])
-    for day in range(40):
-        finished_game(
-            many, rank=1 + day % 3 % 2, total=day, day=day, rounds=[(3 + day % 11, day, False)]
-        )
-    viewer = UserFactory()
-    client.force_login(viewer)
-    for shown in (few, many):
-        # the viewer (the session is cached), the shown player with their preferences, the
-        # rating, its history, the statistics' 8 queries, the viewer's record against them, and
-        # the bar's count of new notices
-        with django_assert_num_queries(14):
-            assert client.get(reverse("player", args=[shown.username])).status_code == 200
-
-
 def hide(user):
     Preferences.objects.update_or_create(user=user, defaults={"profile_hidden": True})
 

@@ -157,22 +157,3 @@ def test_the_head_to_head_compares_the_player_with_any_player_by_name(client):
     Preferences.objects.create(user=him, profile_hidden=True)
     private = client.get(url, {"vs": him.username}).content.decode()
     assert "The profile of Him is private." in private and "Him vs Her" not in private
-
-
-@pytest.mark.queries
-def test_the_head_to_head_costs_a_fixed_number_of_queries(client, django_assert_num_queries):
-    few, many, rival = UserFactory(), UserFactory(), UserFactory()
-    for day in range(2):
-        shared_game(few, rival, first_rank=1 + day % 2, second_rank=2 - day % 2, day=day)
-    for day in range(40):
-        shared_game(many, rival, first_rank=1 + day % 3 % 2, second_rank=1, day=day)
-    viewer = UserFactory()
-    client.force_login(viewer)
-    for shown in (few, many):
-        url = reverse("player", args=[shown.username])
-        # The page's 14 (test_player_stats), the record against the viewer among them.
-        with django_assert_num_queries(14):
-            assert client.get(url).status_code == 200
-        # Against a named player: who that is (with their preferences), and the aggregate.
-        with django_assert_num_queries(15):
-            assert client.get(url, {"vs": rival.username}).status_code == 200

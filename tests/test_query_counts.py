@@ -12,10 +12,17 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import chat, invitations, services
-from games.engine import GoOut, Rules
+from games.engine import Discard, GoOut, Rules
 from games.models import ChatMessage, Game, Move, RatingChange, Seat
 from games.selectors.notices import notice_count
-from tests.factories import GameFactory, UserFactory, finish_game, play_one, started_game
+from tests.factories import (
+    GameFactory,
+    UserFactory,
+    finish_game,
+    legal_actions,
+    play_one,
+    started_game,
+)
 from tests.views.test_friends import follow
 from tests.views.test_notices import a_game_where_the_other_moved
 from tests.views.test_player_stats import finished_game
@@ -25,10 +32,14 @@ from tests.views.test_ratings import rated_players
 pytestmark = [pytest.mark.django_db, pytest.mark.queries]
 
 
-def count(client, name, *args, status=200, **params) -> int:
-    """The queries of one GET of the page `name` (which answers `status`)."""
+def count(client, name, *args, status=200, move=None, **params) -> int:
+    """The queries of one GET of the page `name` (which answers `status`), or of one POST of
+    the form `move` as HTMX sends it."""
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(reverse(name, args=args), params)
+        if move is None:
+            response = client.get(reverse(name, args=args), params)
+        else:
+            response = client.post(reverse(name, args=args), move, HTTP_HX_REQUEST="true")
     assert response.status_code == status, (name, response.status_code)
     return len(queries)
 
@@ -91,6 +102,13 @@ TABLE = {
     "changed poll": 8,  # that seat, then the table's reads (no bar)
     "history": 6,
     "chat": 6,
+    # A move by HTMX: the player (auth); locked, the game and the mover's seat; the move written,
+    # the seat and the game saved, the seats read; then the table again as above (without the
+    # bar, nothing new seen).
+    "draw": 15,
+    # And the next player's turn mail: their verified address, their preferences, the mail
+    # already queued for this turn, the row written (in a savepoint), their push subscriptions.
+    "discard": 22,
     "spectator's table": 6,  # no seat found, no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
     "spectator's changed poll": 7,
@@ -100,7 +118,8 @@ TABLE = {
 
 def table_counts(client, game, me) -> dict[str, int]:
     client.force_login(me)
-    unchanged = {"v": game.version, "c": game.chat_count}
+    v = game.version
+    unchanged = {"v": v, "c": game.chat_count}
     counts = {
         "table": count(client, "game", game.pk),
         "table again": count(client, "game", game.pk),
@@ -108,7 +127,13 @@ def table_counts(client, game, me) -> dict[str, int]:
         "changed poll": count(client, "game_table", game.pk, v=game.version - 1),
         "history": count(client, "game_history", game.pk),
         "chat": count(client, "game_chat", game.pk),
+        "draw": count(client, "move_draw", game.pk, move={"version": v, "source": "stock"}),
     }
+    game.refresh_from_db()
+    discard = next(a.card.token for a in legal_actions(game) if isinstance(a, Discard))
+    move = {"version": game.version, "card": discard}
+    counts["discard"] = count(client, "move_discard", game.pk, move=move)
+    game.refresh_from_db()
     client.force_login(UserFactory())
     return counts | {
         "spectator's table": count(client, "game", game.pk),

@@ -92,27 +92,27 @@ SMALL_GAME = {"players": 2, "moves": 4, "messages": 0}
 LARGE_GAME = {"players": 8, "moves": 200, "messages": 50}
 
 TABLE = {
-    # The player (auth), the game with its host, their seat, the seats with their players, the
-    # moves since they last looked, the moves of this round (is the last round's summary still
-    # fresh), the chat with its authors, their mutes, the bar's count; then what they have seen
-    # and when they were here are written.
-    "table": 11,
-    "table again": 8,  # no moves since, nothing new seen, presence written at most every 10 s
+    # The player (auth), the game with its host, its seats with their players (the player's
+    # among them), the moves since they last looked, the moves of this round (is the last
+    # round's summary still fresh), the chat with its authors, their mutes, the bar's count;
+    # then what they have seen and when they were here are written.
+    "table": 10,
+    "table again": 7,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
-    "changed poll": 8,  # that seat, then the table's reads (no bar)
-    "history": 6,
+    "changed poll": 7,  # that seat, then the table's reads (no bar)
+    "history": 5,  # the game, its seats, the moves, the bar
     "chat": 6,
-    # A move by HTMX: the player (auth); locked, the game and the mover's seat; the move written,
-    # the seat and the game saved, the seats read; then the table again as above (without the
+    # A move by HTMX: the player (auth); in a savepoint, the game locked, the mover's seat, the
+    # move written, the seat and the game saved, the seats read; then the table's reads (no
     # bar, nothing new seen).
-    "draw": 15,
+    "draw": 14,
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
-    "discard": 22,
-    "spectator's table": 6,  # no seat found, no moves since, no chat, nothing written
+    "discard": 21,
+    "spectator's table": 5,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
-    "spectator's changed poll": 7,
-    "spectator's history": 6,
+    "spectator's changed poll": 6,
+    "spectator's history": 5,
 }
 
 
@@ -152,12 +152,12 @@ def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_
 
 
 FINISHED = {
-    "table": 8,  # the table with the ranking, the moves since the last look; nothing written
-    # The game, the viewer's seat, the seats with their players, the chat, the bar's count.
-    "replay at the start": 6,
-    "replay at a move": 8,  # the moves up to it (replayed from the seed), that move itself
-    "replay at the end": 8,
-    "spectator's replay": 7,  # no chat
+    "table": 7,  # the table with the ranking, the moves since the last look; nothing written
+    # The game, its seats with their players, the chat, the bar's count.
+    "replay at the start": 5,
+    "replay at a move": 7,  # the moves up to it (replayed from the seed), that move itself
+    "replay at the end": 7,
+    "spectator's replay": 6,  # no chat
 }
 
 
@@ -258,10 +258,9 @@ PLAYER_PAGES = {
     "another's player page against the rival": 15,
     "the rival's view of the player page": 14,  # their head-to-head with the viewer
     "data export": 9,
-    # The game, the host's seat, the seats with their players, the invitations sent, the
-    # players seated (whose invitations are answered), the bar's count.
-    "waiting room, for its host": 7,
-    "waiting room, for a seated guest": 5,
+    # The game, its seats with their players, the invitations sent, the bar's count.
+    "waiting room, for its host": 5,
+    "waiting room, for a seated guest": 4,
 }
 
 

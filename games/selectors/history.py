@@ -19,8 +19,9 @@ from ..presentation import (
 
 
 def history(game: Game, seat: Seat | None) -> list[dict]:
-    """Every move, as the viewer may see it; all cards once the game is over."""
-    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    """Every move, as the viewer may see it; all cards once the game is over. The game as
+    viewer.game_for_viewer reads it (its seats with their players)."""
+    names = [s.user.name for s in game.seats.all()]
     over = game.status == Game.Status.FINISHED
     viewer = seat.index if seat else None
     current_round = game.state["round_index"] if game.state else 0
@@ -53,9 +54,7 @@ def replayed_state(game: Game, moves: int | None = None) -> GameState:
 
 def _end_words(game: Game) -> str:
     """Why a game ended before its last round, naming who left."""
-    quitters = [
-        s.user.name for s in game.seats.select_related("user") if s.resigned and not s.user.is_bot
-    ]
+    quitters = [s.user.name for s in game.seats.all() if s.resigned and not s.user.is_bot]
     if game.end_reason == Game.EndReason.DROPPED:
         return _("The game ended: %(who)s ran out of time once too often.") % {
             "who": ", ".join(quitters)
@@ -64,11 +63,12 @@ def _end_words(game: Game) -> str:
 
 
 def replay_step(game: Game, step: int) -> dict:
-    """The whole table after `step` moves, every hand shown: for finished games only."""
+    """The whole table after `step` moves, every hand shown: for finished games only. The game
+    as viewer.game_for_viewer reads it."""
     total = game.version
     step = max(0, min(step, total))
     state = replayed_state(game, step)
-    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    names = [s.user.name for s in game.seats.all()]
     wild = state.wild_rank
     hands = [
         {"name": names[i], "cards": cards_info(sort_hand(h, None, wild), wild),

@@ -141,10 +141,11 @@ def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict
 
 def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
     """For the host: each name they invited and its answer (nothing says whether a name is a
-    player here until that player answers). Empty for anyone else."""
+    player here until that player answers). Empty for anyone else. The game as
+    viewer.game_for_viewer reads it."""
     if seat is None or seat.user_id != game.created_by_id:
         return []
-    seated = set(game.seats.values_list("user_id", flat=True))
+    seated = {s.user_id for s in game.seats.all()}
     rows = []
     for invitation in game.invitations.only("invited_as", "status", "invitee_id"):
         status = invitation.status

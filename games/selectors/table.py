@@ -22,13 +22,14 @@ from ..presentation import (
 
 def table(game: Game, seat: Seat | None) -> dict:
     """Everything the table shows `seat` (None: a spectator), from its PlayerView alone. Whether
-    the game is over is the game row's word (a resignation ends it mid-round), never the view's."""
+    the game is over is the game row's word (a resignation ends it mid-round), never the view's.
+    The game as viewer.game_for_viewer reads it (its seats with their players)."""
     over = game.status == Game.Status.FINISHED
     state = GameState.from_dict(game.state)
     index = seat.index if seat else None
     view = state.view(index)
     del state  # from here on, only the view
-    seats = list(game.seats.select_related("user").order_by("index"))
+    seats = list(game.seats.all())
     names = [s.user.name for s in seats]
     wild = view.wild_rank
     to_move = None if over else view.to_move

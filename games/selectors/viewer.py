@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 
@@ -26,17 +26,21 @@ def listed_for(user: User) -> Q:
 
 
 def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
+    """The game with its host, and its seats with their players in seat order (`game.seats.all()`
+    for the pages' selectors, read once), the viewer's among them: two queries."""
+    seats = Seat.objects.select_related("user").order_by("index")
     game = (
         Game.objects.filter(pk=game_id)
         .select_related("created_by")
         .annotate(host_follows_viewer=host_follows(user))
+        .prefetch_related(Prefetch("seats", queryset=seats))
         .first()
     )
     if game is None:
         return None, None
     seat = None
     if user.is_authenticated:
-        seat = game.seats.filter(user=user).first()
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     return game, seat
 
 

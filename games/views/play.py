@@ -119,7 +119,7 @@ def _page_context(request, game, seat, error=None):
         if context["bot_to_move"]:
             context["poll_seconds"] = BOT_POLL_SECONDS
     else:
-        context["seats"] = list(game.seats.select_related("user"))
+        context["seats"] = list(game.seats.all())
         context["free_seats"] = range(game.seat_count - len(context["seats"]))
         context["rules_summary"] = rules_summary(Rules.from_dict(game.rules))
         context["invitations"] = lists.invitations_sent(game, seat)

@@ -65,8 +65,9 @@ def others_moved_last(game) -> bool:
 
 
 def game_played(*, players: int, moves: int, messages: int):
-    """A started public game of `players` people, `moves` moves into it and past its first round,
-    where the player to move has not yet seen the last turn; `messages` chat messages; the player
+    """A started public game of `players` people, at least `moves` moves into it and past its
+    first round (2 players: 10 moves; 8 players: 200 moves, round 5), where the player to move
+    has not yet seen the last turn; `messages` chat messages; the player
     to move follows everyone and mutes one of them. Returns (game, the player to move)."""
     users = [UserFactory() for _ in range(players)]
     game = started_game(users)

@@ -6,11 +6,15 @@ that grows with the data shows as two different numbers, any other change as a n
 Each count is the whole request's: the session comes from the cache, then the player (auth), the
 page's own reads, and on a full page the bar's count of new notices (one query)."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts.models import PushSubscription, Vacation
 from games import chat, invitations, services
 from games.engine import Discard, GoOut, Rules
 from games.models import ChatMessage, Game, Move, RatingChange, Seat
@@ -197,7 +201,8 @@ def many_games(me, count):
 
 
 def player_world(scale: int):
-    """A player with games of every kind (5 x `scale`, with unread chat); 2 x `scale` finished
+    """A player with games of every kind (5 x `scale`, with unread chat), `scale` vacations (past,
+    present, to come) and push devices; 2 x `scale` finished
     games with statistics and rating changes, against one rival; `scale` friends, each hosting
     a friends-only game and just moved in another; 3 x `scale` rated players; `scale` listed
     open games of 2 x `scale` seats (at most 8), and a waiting room of as many seats that the
@@ -238,6 +243,13 @@ def player_world(scale: int):
         )
         for n, seat in enumerate(finished)
     )  # fmt: skip
+    today = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    for n in range(scale):
+        start = today + timedelta(days=10 * (n - scale // 2))
+        Vacation.objects.create(user=me, starts_at=start, ends_at=start + timedelta(days=3))
+        PushSubscription.objects.create(
+            user=me, endpoint=f"https://push.example/{me.pk}/{n}", p256dh="k", auth="a"
+        )
     return me, rival, waiting
 
 
@@ -259,6 +271,8 @@ PLAYER_PAGES = {
     "another's player page against the rival": 15,
     "the rival's view of the player page": 14,  # their head-to-head with the viewer
     "data export": 9,
+    "settings": 5,  # the preferences, the push devices, the address, the bar
+    "vacations": 5,
     # The game, its seats with their players, the invitations sent, the bar's count.
     "waiting room, for its host": 5,
     "waiting room, for a seated guest": 4,
@@ -283,6 +297,8 @@ def player_counts(client, me, rival, waiting) -> dict[str, int]:
             client, "player", me.username, vs=rival.username
         ),
         "data export": count(client, "account_data"),
+        "settings": count(client, "notification_preferences"),
+        "vacations": count(client, "vacation"),
         "waiting room, for its host": count(client, "game", waiting.pk),
     }
     client.force_login(UserFactory())

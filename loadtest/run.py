@@ -143,10 +143,21 @@ class Usage:
 
     cores: dict[str, float] = field(default_factory=dict)
     machine_busy: float = 0.0  # share of all cores busy, everyone's work included
+    cpu_pressure: float | None = None  # share of the time some runnable task waited for a core
     pg_active: float = 0.0  # mean active backends of the load test's database
     pg_lock_waits_max: int = 0
     pg_lock_samples: int = 0  # samples where a backend waited on a lock
     samples: int = 0
+
+
+def cpu_pressure_total() -> int | None:
+    """Linux's count of microseconds during which some runnable task waited for a CPU (PSI),
+    or None where the kernel does not keep it."""
+    try:
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    return int(some.rsplit("total=", 1)[1])
 
 
 class Sampler(threading.Thread):
@@ -197,12 +208,15 @@ class Sampler(threading.Thread):
     def run(self) -> None:
         started = time.monotonic()
         psutil.cpu_percent()  # from now
+        pressure = cpu_pressure_total()
         with psycopg.connect(self.database_url, autocommit=True) as conn:
             self.sample(conn)
             while not self.done.wait(self.period):
                 self.sample(conn)
         seconds = time.monotonic() - started
         self.usage.machine_busy = psutil.cpu_percent() / 100
+        if pressure is not None:
+            self.usage.cpu_pressure = (cpu_pressure_total() - pressure) / 1e6 / seconds
         self.usage.cores = {group: used / seconds for group, used in sorted(self.cpu.items())}
         self.usage.pg_active /= max(1, self.usage.samples)
 
@@ -354,6 +368,11 @@ def print_run(run: Run) -> None:
     say(
         f"  CPU in cores (of {psutil.cpu_count()}): {cores}; machine busy "
         f"{usage.machine_busy:.0%} (everyone's work)"
+        + (
+            f"; some task waited for a CPU {usage.cpu_pressure:.0%} of the time"
+            if usage.cpu_pressure is not None
+            else ""
+        )
     )
     say(
         f"  PostgreSQL: {usage.pg_active:.1f} backends active on average; a lock waited on in "
@@ -394,15 +413,18 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
             and run.errors == 0
         )
         say(f"  {run.label}: targets {'met' if met else 'NOT met'}")
-    knee = next((run for run in steps if run.p95("move") > KNEE_MS), None)
-    if steps:
-        if knee:
-            say(
-                f"  a move's p95 first passes {KNEE_MS:.0f} ms at {knee.players} players "
-                f"({knee.p95('move'):.0f} ms)"
-            )
-        else:
-            say(f"  a move's p95 stayed under {KNEE_MS:.0f} ms up to {steps[-1].players} players")
+    # The knee: the fewest players whose run saw a move's p95 pass 500 ms (target runs count).
+    ordered = sorted([*target, *steps], key=lambda run: run.players)
+    knee = next((run for run in ordered if run.p95("move") > KNEE_MS), None)
+    if knee:
+        below = [run.players for run in ordered if run.players < knee.players]
+        say(
+            f"  a move's p95 first passes {KNEE_MS:.0f} ms at {knee.players} players "
+            f"({knee.p95('move'):.0f} ms)"
+            + (f"; under it at {max(below)}" if below else "; no smaller run")
+        )
+    elif ordered:
+        say(f"  a move's p95 stayed under {KNEE_MS:.0f} ms up to {ordered[-1].players} players")
 
 
 # -- the whole -------------------------------------------------------------------------------
@@ -412,8 +434,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Load test: locust against gunicorn + Celery.")
     parser.add_argument("--target-players", type=int, default=50)
     parser.add_argument("--target-runs", type=int, default=2)
-    parser.add_argument("--steps", default="100,200,400", help="players per step run ('' none)")
-    parser.add_argument("--seconds", type=int, default=60, help="measured seconds per run")
+    parser.add_argument(
+        "--steps", default="10,20,100,200", help="players per step run ('' for none)"
+    )
+    parser.add_argument("--seconds", type=int, default=45, help="measured seconds per run")
     parser.add_argument("--warmup", type=int, default=10, help="seconds before measuring")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn's sync workers")
     parser.add_argument("--celery-concurrency", type=int, default=2)

@@ -183,19 +183,21 @@ class Player(FastHttpUser):
             gevent.sleep(5)
             self.open_dashboard()
             return
-        if table.sources:
+        if table.sources:  # my turn: draw
             self.think()
             self.move("draw", "source", "stock" if "stock" in table.sources else "discard")
             table = self.table
+        if table.go_out or table.discards:  # my turn, drawn: end it
+            self.think()
             if table.go_out:
-                self.think()
                 self.move("go-out", "card", table.go_out[0])
-            elif table.discards:
-                self.think()
+            else:
                 self.move("discard", "card", table.advised_discard())
             if random.random() < REVISIT_CHANCE:
                 self.open_dashboard()
                 self.open_table()
+            return
+        if table.sources:  # the draw was refused: the table it answered says what now
             return
         gevent.sleep(table.poll_seconds)
         poll, _ms = self.fetch(poll_kind, "GET", table.poll_url, htmx=True, expect=(200, 204))

@@ -268,6 +268,7 @@ def run_once(args, env, processes, label, players, number, work: Path, base: str
         **env,
         "LOADTEST_PLAYERS": str(players_file),
         "LOADTEST_RESULTS": str(results_file),
+        "LOADTEST_WARMUP": str(args.warmup),
     }
     errors_before = server_errors(work)
     say(

@@ -243,6 +243,12 @@ class Run:
         cheap = self.p95("cheap: manifest")
         return self.p95(name) / cheap if cheap else float("inf")
 
+    def served_ratio(self, name: str) -> float:
+        """p50 of the time in a worker for `name`, over the cheap view's."""
+        cheap = self.served.get("cheap: manifest", {}).get("p50", 0.0)
+        mine = self.served.get(name, {}).get("p50", 0.0)
+        return mine / cheap if cheap else float("inf")
+
     @property
     def errors(self) -> int:
         return sum(k["errors"] for k in self.results["kinds"].values()) + self.server_errors
@@ -413,7 +419,11 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
             and run.ratio("poll, unchanged (204)") <= TARGET_POLL_RATIO
             and run.errors == 0
         )
-        say(f"  {run.label}: targets {'met' if met else 'NOT met'}")
+        served = run.served_ratio("move")
+        say(
+            f"  {run.label}: targets {'met' if met else 'NOT met'}; inside a worker a move took "
+            f"{served:.1f}x the cheap view's time (p50; the client's ratio adds the wait for one)"
+        )
     # The knee: the fewest players whose run saw a move's p95 pass 500 ms (target runs count).
     ordered = sorted([*target, *steps], key=lambda run: run.players)
     knee = next((run for run in ordered if run.p95("move") > KNEE_MS), None)

@@ -15,7 +15,7 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test lint format bench venv migrate clean translations messages
+.PHONY: run test lint format bench loadtest venv migrate clean translations messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
@@ -64,6 +64,17 @@ bench: $(VENV)/.bench-installed
 	$(PY) -m games.engine.bench
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
+
+$(VENV)/.load-installed: $(STAMP)
+	$(PY) -m pip install -q -e '.[dev,load]'
+	touch $@
+
+# Many players over real HTTP: gunicorn, a Celery worker and beat on PostgreSQL and Redis, locust
+# headless (loadtest/run.py says what it starts; `$(PY) -m loadtest.run --help` for the sizes).
+# Its own database and Redis db, recreated and emptied: LOADTEST_DATABASE_URL (a name containing
+# "load"; default threethirteen_loadtest on 127.0.0.1) and LOADTEST_REDIS_URL (default db 15).
+loadtest: $(VENV)/.load-installed translations
+	$(PY) -m loadtest.run $(LOADTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var

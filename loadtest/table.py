@@ -1,0 +1,73 @@
+"""What a player reads off the table's HTML, as a browser's user would: whose turn, what may be
+drawn, which cards may be discarded or go out, the hint's advice, and where and how often to
+poll. Parsed with regular expressions over the markup of templates/games/game.html (the table
+partial); tests/test_loadtest_table.py renders a real table and checks each field, so a template
+change that breaks the load test fails a test first."""
+
+import html
+import re
+from dataclasses import dataclass, field
+
+TABLE = re.compile(r'<div id="table"[^>]*\bdata-version="(\d+)"([^>]*)>')
+POLL = re.compile(r'hx-get="([^"]+)" hx-trigger="every (\d+)s')
+PILE = re.compile(r'<button type="submit" name="source" value="(stock|discard)"([^>]*)>')
+DISCARD = re.compile(
+    r'<button type="submit" name="card" value="([^"]+)" class="hand-card[^"]*"[^>]*'
+    r'aria-label="([^"]*)"'
+)
+GO_OUT = re.compile(r'<form method="post" action="([^"]+)"[^>]*class="go-out">(.*?)</form>', re.S)
+GO_OUT_CARD = re.compile(r'name="card" value="([^"]+)"')
+HINT = re.compile(r"Hint: discard the (.+?) to leave")
+CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
+
+
+@dataclass
+class Table:
+    version: int
+    poll_url: str | None  # None once the game is over: the table stops polling
+    poll_seconds: int
+    sources: list[str] = field(default_factory=list)  # the piles the player may draw from now
+    discards: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (token, name) the player may discard
+    go_out: list[str] = field(default_factory=list)  # tokens the player may go out with
+    hint: str | None = None  # the name of the card the hint would discard
+
+    @property
+    def over(self) -> bool:
+        return self.poll_url is None
+
+    def advised_discard(self) -> str | None:
+        """The token of the card the hint advises discarding, if it is among the choices."""
+        for token, name in self.discards:
+            if self.hint and name == self.hint:
+                return token
+        return self.discards[0][0] if self.discards else None
+
+
+def parse_table(page: str) -> Table | None:
+    """The table in a page or partial, or None when there is none (not a game page)."""
+    found = TABLE.search(page)
+    if found is None:
+        return None
+    poll = POLL.search(found.group(2))
+    table = Table(
+        version=int(found.group(1)),
+        poll_url=html.unescape(poll.group(1)) if poll else None,
+        poll_seconds=int(poll.group(2)) if poll else 0,
+    )
+    table.sources = [source for source, rest in PILE.findall(page) if '" disabled' not in rest]
+    for token, label in DISCARD.findall(page):
+        name = html.unescape(label).removeprefix("Discard the ").removesuffix(" (just drawn)")
+        table.discards.append((token, name))
+    if go_out := GO_OUT.search(page):
+        table.go_out = GO_OUT_CARD.findall(go_out.group(2))
+    if hint := HINT.search(page):
+        table.hint = html.unescape(hint.group(1))
+    return table
+
+
+def csrf_token(page: str) -> str | None:
+    """The token a full page hands htmx (hx-headers on <body>), as the browser sends it."""
+    found = CSRF.search(page)
+    return found.group(1) if found else None

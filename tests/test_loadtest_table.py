@@ -1,0 +1,64 @@
+"""The load test's players read the table's HTML (loadtest/table.py): these render real tables and
+check what they read, and play a turn with it, so a template change that would leave `make
+loadtest` blind fails here first."""
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.engine import GameState
+from loadtest.table import csrf_token, parse_table
+
+pytestmark = pytest.mark.django_db
+
+
+def hand_of(game, seat_index):
+    return {card.token for card in GameState.from_dict(game.state).hands[seat_index]}
+
+
+def test_a_turn_is_played_from_what_the_table_shows(client, duel):
+    game, by_seat = duel
+    mover = game.to_move_seat
+    client.force_login(by_seat[mover])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    table = parse_table(page)
+    assert csrf_token(page)
+    assert table.version == game.version and not table.over
+    assert table.poll_url == f"{reverse('game_table', args=[game.pk])}?v={game.version}&c=0"
+    assert table.poll_seconds == 5
+    assert "stock" in table.sources and table.discards == [] and table.go_out == []
+
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": csrf_token(page)}
+    data = {"source": "stock", "version": table.version}
+    drawn = client.post(reverse("move_draw", args=[game.pk]), data, **headers)
+    table = parse_table(drawn.content.decode())
+    game.refresh_from_db()
+    assert table.version == game.version and table.sources == []
+    assert {token for token, _name in table.discards} == hand_of(game, mover)
+    assert table.hint in {name for _token, name in table.discards}
+    advised = table.advised_discard()
+    assert dict(table.discards)[advised] == table.hint
+
+    data = {"card": advised, "version": table.version}
+    discarded = client.post(reverse("move_discard", args=[game.pk]), data, **headers)
+    assert discarded.status_code == 200
+    game.refresh_from_db()
+    assert game.to_move_seat != mover and advised not in hand_of(game, mover)
+    table = parse_table(discarded.content.decode())
+    assert table.sources == [] and table.discards == []
+
+
+def test_the_other_player_may_not_draw_and_a_finished_game_stops_polling(client, duel):
+    game, by_seat = duel
+    waiting = by_seat[1 - game.to_move_seat]
+    client.force_login(waiting)
+    table = parse_table(client.get(reverse("game", args=[game.pk])).content.decode())
+    assert table.sources == [] and table.discards == [] and not table.over
+    services.game_resign(game_id=game.pk, user=waiting)
+    table = parse_table(client.get(reverse("game", args=[game.pk])).content.decode())
+    assert table.over
+
+
+def test_a_page_without_a_table_reads_as_none(client, duel):
+    client.force_login(duel[1][0])
+    assert parse_table(client.get(reverse("home")).content.decode()) is None

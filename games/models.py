@@ -128,6 +128,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "is_public", "-created_at"]),
+            # A player's games by their number of seats, from the index alone (player_stats).
+            models.Index(fields=["id", "seat_count"], name="game_seat_count"),
         ]
 
     def __str__(self) -> str:
@@ -169,7 +171,12 @@ class Seat(models.Model):
     class Meta:
         ordering = ["index"]
         indexes = [
-            models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished")
+            # With the results it carries, the player page reads a long history from the index
+            # alone (selectors/player_stats.py).
+            models.Index(
+                fields=["user", "-finished_at", "-game", "final_rank", "final_total"],
+                name="seat_user_finished",
+            )
         ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
@@ -284,7 +291,10 @@ class RoundScore(models.Model):
     round_index = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="round_scores"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="round_scores",
+        db_index=False,  # roundscore_user_hand leads with it
     )
     hand_size = models.PositiveSmallIntegerField()
     wild_rank = models.PositiveSmallIntegerField()
@@ -302,6 +312,12 @@ class RoundScore(models.Model):
             models.CheckConstraint(
                 condition=Q(went_out=False) | Q(penalty=0), name="roundscore_out_scores_zero"
             ),
+        ]
+        # A player's rounds by hand size with what the player page sums, from the index alone.
+        indexes = [
+            models.Index(
+                fields=["user", "hand_size", "penalty", "went_out"], name="roundscore_user_hand"
+            )
         ]
 
     def __str__(self) -> str:
@@ -414,7 +430,16 @@ class Notification(models.Model):
                 name="notification_sent_at_iff_sent",
             ),
         ]
-        indexes = [models.Index(fields=["status", "enqueued_at"])]
+        indexes = [
+            models.Index(fields=["status", "enqueued_at"]),
+            # The notice centre and the bar's count: a player's mails since their last look
+            # (selectors/notices.py), not all their mails ever.
+            models.Index(
+                fields=["user", "created_at"],
+                condition=Q(channel="mail"),
+                name="notification_user_mail",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.channel} to {self.user_id} ({self.status})"

@@ -24,6 +24,7 @@ import itertools
 import json
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -49,6 +50,7 @@ BOT_LEVEL_WEIGHTS = {"medium": 5, "easy": 3, "hard": 2}
 ENDS = {Game.EndReason.COMPLETED: 92, Game.EndReason.RESIGNED: 6, Game.EndReason.DROPPED: 2}
 TEMPLATES_PER_SEAT_COUNT = 12  # at most: 2, and one more per thousand games
 HISTORY_DAYS = 730
+CURRENT_GAMES_MAX = 20  # games under way (in play or open) per person
 SEED_PASSWORD = "seeded-player"  # every seeded person's password, for looking around by hand
 NAMES = (
     "Ada", "Bram", "Chiara", "Dewi", "Eva", "Finn", "Gita", "Hana", "Ivo", "Jana", "Kees",
@@ -212,10 +214,13 @@ def seed_history(
     games: int,
     users: int,
     seed: str,
+    in_play: int | None = None,
+    open_games: int | None = None,
     progress: Callable[[int, int, float], None] | None = None,
 ) -> Counts:
-    """Write `games` finished games among `users` new people (and the bot accounts), and besides
-    them one game in play per forty finished and one open game per five hundred."""
+    """Write `games` finished games among `users` new people (and the bot accounts), and
+    besides them `in_play` games under way (one per forty finished unless given) and
+    `open_games` waiting for players (one per five hundred)."""
     if connection.vendor != "postgresql":
         raise RuntimeError("seed_history writes with COPY: it needs PostgreSQL.")
     rng = random.Random(seed)
@@ -228,7 +233,10 @@ def seed_history(
         bot_ids = _bots()
         counts.users = len(people)
         weights = [rng.lognormvariate(0, 1.3) for _ in people]
-        plans = _plan(rng, games, people, weights, bot_ids, templates, now)
+        in_play = games // 40 if in_play is None else in_play
+        open_games = games // 500 if open_games is None else open_games
+        statuses = ["finished"] * games + ["active"] * in_play + ["open"] * open_games
+        plans = _plan(rng, statuses, people, weights, bot_ids, templates, now)
         persons = {person.pk for person in people}
         ratings = _Ratings.stored()
         with connection.cursor() as cursor:
@@ -326,15 +334,16 @@ def _game_ids(cursor, count: int) -> list[int]:
     return [row[0] for row in cursor.fetchall()]
 
 
-def _plan(rng, games, people, weights, bot_ids, templates, now) -> list[_Game]:
+def _plan(rng, statuses, people, weights, bot_ids, templates, now) -> list[_Game]:
     """Who plays which game when: finished games in finish order, then those in play, then the
-    open ones."""
+    open ones. A busy player finishes many more games than most, but sits at no more than
+    CURRENT_GAMES_MAX games at once."""
     sizes, size_weights = list(SEAT_COUNT_WEIGHTS), list(SEAT_COUNT_WEIGHTS.values())
     levels, level_weights = list(BOT_LEVEL_WEIGHTS), list(BOT_LEVEL_WEIGHTS.values())
     ends, end_weights = list(ENDS), list(ENDS.values())
     cumulative = list(itertools.accumulate(weights))
-    statuses = ["finished"] * games + ["active"] * max(1, games // 40)
-    statuses += ["open"] * max(1, games // 500)
+    games = statuses.count("finished")
+    current: Counter[int] = Counter()
     finish_times = sorted(
         now - timedelta(days=HISTORY_DAYS * rng.random() ** 0.8) for _ in range(games)
     )
@@ -345,7 +354,7 @@ def _plan(rng, games, people, weights, bot_ids, templates, now) -> list[_Game]:
         if status != "open" and rng.random() < BOT_GAME_SHARE:
             bots = rng.randint(1, players - 1)
         humans = rng.randint(1, players - 1) if status == "open" else players - bots
-        seated = _pick(rng, cumulative, people, humans)
+        seated = _pick(rng, cumulative, people, humans, current if status != "finished" else None)
         seated += bot_ids[rng.choices(levels, level_weights)[0]][:bots]
         host = seated[0]
         rng.shuffle(seated)  # the host sits anywhere
@@ -370,13 +379,21 @@ def _plan(rng, games, people, weights, bot_ids, templates, now) -> list[_Game]:
     return plans
 
 
-def _pick(rng: random.Random, cumulative: list[float], people: list[User], n: int) -> list[int]:
-    """`n` different people, the busy ones more often."""
+def _pick(rng, cumulative, people, n: int, current: Counter | None) -> list[int]:
+    """`n` different people, the busy ones more often; for a game under way, none who sits at
+    CURRENT_GAMES_MAX such games already (`current` counts them)."""
     chosen: list[int] = []
-    while len(chosen) < n:
+    for _attempt in range(1000 * n):
         user_id = people[bisect.bisect(cumulative, rng.random() * cumulative[-1])].pk
-        if user_id not in chosen:
+        full = current is not None and current[user_id] >= CURRENT_GAMES_MAX
+        if user_id not in chosen and not full:
             chosen.append(user_id)
+        if len(chosen) == n:
+            break
+    else:
+        raise RuntimeError("Too few players for the games under way: give more --users.")
+    if current is not None:
+        current.update(chosen)
     return chosen
 
 

@@ -4,9 +4,11 @@ the player has, and no game's state or moves are ever read."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
 
-from django.db.models import Avg, Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
 
@@ -73,60 +75,95 @@ def _streaks(wins: list[bool]) -> tuple[int, int]:
     return current, longest
 
 
+@dataclass(frozen=True)
+class FinishedSeat:
+    """One finished game of the player, as the page shows it."""
+
+    game_id: int
+    finished_at: datetime
+    players: int
+    final_rank: int | None
+    final_total: int | None
+
+
+def _by_players(seats: list[FinishedSeat]) -> list[dict]:
+    groups: dict[int, list[FinishedSeat]] = defaultdict(list)
+    for seat in seats:
+        groups[seat.players].append(seat)
+    return [
+        {
+            "players": players,
+            "games": len(group),
+            "average_total": _mean([s.final_total for s in group]),
+            "average_rank": _mean([s.final_rank for s in group]),
+        }
+        for players, group in sorted(groups.items())
+    ]
+
+
+def _mean(values: list[int | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return sum(known) / len(known) if known else None
+
+
 def player_stats(user: User) -> dict:
-    """Everything the player page shows besides the rating: eight queries."""
+    """Everything the player page shows besides the rating: three queries. The finished games
+    are read once, as a few columns each in finish order (through the seat's covering index), and
+    counted, grouped and ranked here; the rounds once, grouped by hand size (the round scores'
+    covering index): a player's long history is read as index entries, never as rows."""
     seats = Seat.objects.filter(user=user)
-    finished = seats.filter(game__status=Game.Status.FINISHED)
-    counts = seats.aggregate(
-        played=Count("pk", filter=Q(game__status=Game.Status.FINISHED)),
-        won=Count("pk", filter=Q(game__status=Game.Status.FINISHED, final_rank=1)),
-        in_progress=Count("pk", filter=Q(game__status=Game.Status.ACTIVE)),
-    )
-    by_players = list(
-        finished.values(players=F("game__seat_count"))
+    # Looked up game by game (a nested loop over the game index that carries seat_count), where
+    # a join would read every game's row or index entry.
+    seat_counts = Game.objects.filter(pk=OuterRef("game_id")).values("seat_count")
+    finished = [
+        FinishedSeat(*row)
+        for row in seats.filter(finished_at__isnull=False)
+        .order_by("finished_at", "game_id")
+        .annotate(players=Subquery(seat_counts))
+        .values_list("game_id", "finished_at", "players", "final_rank", "final_total")
+    ]
+    in_progress = seats.filter(finished_at__isnull=True, game__status=Game.Status.ACTIVE).count()
+    sizes = list(
+        RoundScore.objects.filter(user=user)
+        .values("hand_size")
         .annotate(
-            games=Count("pk"), average_total=Avg("final_total"), average_rank=Avg("final_rank")
+            rounds=Count("*"),
+            penalty=Sum("penalty"),
+            out=Count("went_out", filter=Q(went_out=True)),
         )
-        .order_by("players")
-    )
-    rounds = RoundScore.objects.filter(user=user).aggregate(
-        rounds=Count("pk"), average_penalty=Avg("penalty"), out=Count("pk", filter=Q(went_out=True))
+        .order_by("hand_size")
     )
     per_size = {
-        row["hand_size"]: (row["rounds"], row["average"])
-        for row in RoundScore.objects.filter(user=user, hand_size__in=HAND_SIZES)
-        .values("hand_size")
-        .annotate(rounds=Count("pk"), average=Avg("penalty"))
+        row["hand_size"]: (row["rounds"], row["penalty"] / row["rounds"])
+        for row in sizes
+        if row["hand_size"] in HAND_SIZES
     }
-    scored = finished.filter(final_total__isnull=False).select_related("game")
-    best = scored.order_by("final_total", "-finished_at", "-game_id").first()
-    worst = scored.order_by("-final_total", "-finished_at", "-game_id").first()
-    # Streaks: the one column of ranks in finish order, not the games themselves.
-    wins = [
-        rank == 1
-        for rank in finished.order_by("finished_at", "game_id").values_list("final_rank", flat=True)
-    ]
-    current, longest = _streaks(wins)
-    recent = list(
-        finished.select_related("game").order_by("-finished_at", "-game_id")[:RECENT_GAMES]
-    )
-    played = counts["played"]
+    rounds = sum(row["rounds"] for row in sizes)
+    went_out = sum(row["out"] for row in sizes)
+    played = len(finished)
+    won = sum(seat.final_rank == 1 for seat in finished)
+    scored = [seat for seat in finished if seat.final_total is not None]
+    # Lowest total first, the latest of equal ones; and the highest.
+    newest_first = scored[::-1]
+    best = min(newest_first, key=lambda seat: seat.final_total, default=None)
+    worst = max(newest_first, key=lambda seat: seat.final_total, default=None)
+    current, longest = _streaks([seat.final_rank == 1 for seat in finished])
     return {
         "played": played,
-        "won": counts["won"],
-        "in_progress": counts["in_progress"],
-        "win_rate": round(100 * counts["won"] / played) if played else None,
-        "by_players": by_players,
-        "rounds": rounds["rounds"],
-        "average_penalty": rounds["average_penalty"],
-        "out_rate": round(100 * rounds["out"] / rounds["rounds"]) if rounds["rounds"] else None,
-        "went_out": rounds["out"],
+        "won": won,
+        "in_progress": in_progress,
+        "win_rate": round(100 * won / played) if played else None,
+        "by_players": _by_players(finished),
+        "rounds": rounds,
+        "average_penalty": sum(row["penalty"] for row in sizes) / rounds if rounds else None,
+        "out_rate": round(100 * went_out / rounds) if rounds else None,
+        "went_out": went_out,
         "best": best,
-        "worst": worst if worst and best and worst.pk != best.pk else None,
+        "worst": worst if worst and best and worst is not best else None,
         "current_streak": current,
         "longest_streak": longest,
         "bars": _bar_chart(per_size),
-        "recent": recent,
+        "recent": finished[: -RECENT_GAMES - 1 : -1],
     }
 
 

@@ -7,8 +7,10 @@ import json
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 from django.db.models import Count, Q
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
@@ -28,8 +30,15 @@ class Command(BaseCommand):
         parser.add_argument("--requests", type=int, default=50, help="Timed requests per page.")
         parser.add_argument("--save", type=Path, help="Write the figures to this JSON file.")
         parser.add_argument("--baseline", type=Path, help="Compare with figures saved earlier.")
+        parser.add_argument(
+            "--explain",
+            type=int,
+            default=0,
+            metavar="N",
+            help="Then print EXPLAIN ANALYZE of each page's N slowest queries.",
+        )
 
-    def handle(self, *args, requests, save, baseline, **options):
+    def handle(self, *args, requests, save, baseline, explain, **options):
         player = (
             User.objects.filter(is_bot=False, is_active=True)
             .annotate(finished=Count("seats", filter=Q(seats__finished_at__isnull=False)))
@@ -68,3 +77,16 @@ class Command(BaseCommand):
             self.stdout.write(line)
         if save:
             save.write_text(json.dumps({"database": size, "pages": figures}, indent=2))
+        for name, url in pages.items() if explain else ():
+            self._explain(client, name, url, explain)
+
+    def _explain(self, client, name: str, url: str, count: int) -> None:
+        """The page's slowest queries, each run again under EXPLAIN (ANALYZE, BUFFERS)."""
+        with CaptureQueriesContext(connection) as captured:
+            client.get(url)
+        slowest = sorted(captured.captured_queries, key=lambda q: -float(q["time"]))[:count]
+        for query in slowest:
+            self.stdout.write(f"\n== {name}: {float(query['time']) * 1000:.1f} ms\n{query['sql']}")
+            with connection.cursor() as cursor:
+                cursor.execute(f"EXPLAIN (ANALYZE, BUFFERS) {query['sql']}")
+                self.stdout.write("\n".join(row[0] for row in cursor.fetchall()))

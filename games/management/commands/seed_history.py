@@ -18,14 +18,25 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=100_000, help="Finished games.")
         parser.add_argument("--users", type=int, default=2_000, help="New people.")
         parser.add_argument("--seed", default="history")
+        parser.add_argument(
+            "--in-play", type=int, help="Games under way (default: one per 40 finished)."
+        )
+        parser.add_argument(
+            "--open", type=int, help="Games waiting for players (default: one per 500 finished)."
+        )
 
-    def handle(self, *args, games, users, seed, **options):
+    def handle(self, *args, games, users, seed, in_play, open, **options):
         if games < 1 or users < 2:
             raise CommandError("--games must be at least 1 and --users at least 2.")
         started = time.perf_counter()
         try:
             counts = seed_history(
-                games=games, users=users, seed=seed, progress=progress_bar("games")
+                games=games,
+                users=users,
+                seed=seed,
+                in_play=in_play,
+                open_games=open,
+                progress=progress_bar("games"),
             )
         except RuntimeError as error:
             raise CommandError(str(error)) from None

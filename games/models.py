@@ -128,8 +128,6 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "deadline"]),
             models.Index(fields=["status", "is_public", "-created_at"]),
-            # A player's games by their number of seats, from the index alone (player_stats).
-            models.Index(fields=["id", "seat_count"], name="game_seat_count"),
         ]
 
     def __str__(self) -> str:
@@ -164,6 +162,9 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How many played the game (its seat_count), copied with the results: the player page groups
+    # a player's games by it from the seat index alone.
+    players = models.PositiveSmallIntegerField(null=True, blank=True)
     # When the game ended (the game's finished_at, copied): a player's finished games are listed
     # newest first from the seat alone, through the (user, finished_at, game) index.
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -174,7 +175,7 @@ class Seat(models.Model):
             # With the results it carries, the player page reads a long history from the index
             # alone (selectors/player_stats.py).
             models.Index(
-                fields=["user", "-finished_at", "-game", "final_rank", "final_total"],
+                fields=["user", "-finished_at", "-game", "final_rank", "final_total", "players"],
                 name="seat_user_finished",
             )
         ]

@@ -52,6 +52,7 @@ def test_seeded_games_are_coherent_and_the_pages_read_them(client):
         for seat in seats:
             assert seat.final_total == penalties[game.pk, seat.index]  # the rounds add up
             assert seat.finished_at == game.finished_at
+            assert seat.players == game.seat_count
         # Ranks: 1 first, lower totals never below higher ones, a resigned seat after the others.
         standing = sorted(seats, key=lambda s: (s.resigned, s.final_total))
         assert standing[0].final_rank == 1

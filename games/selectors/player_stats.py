@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from typing import NamedTuple
 
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
@@ -75,29 +75,27 @@ def _streaks(wins: list[bool]) -> tuple[int, int]:
     return current, longest
 
 
-@dataclass(frozen=True)
-class FinishedSeat:
-    """One finished game of the player, as the page shows it."""
+class FinishedGame(NamedTuple):
+    """One finished game of the player: its id, how many played, their rank and total."""
 
     game_id: int
-    finished_at: datetime
-    players: int
+    players: int | None
     final_rank: int | None
     final_total: int | None
 
 
-def _by_players(seats: list[FinishedSeat]) -> list[dict]:
-    groups: dict[int, list[FinishedSeat]] = defaultdict(list)
-    for seat in seats:
-        groups[seat.players].append(seat)
+def _by_players(games: list[FinishedGame]) -> list[dict]:
+    groups: dict[int | None, list[FinishedGame]] = defaultdict(list)
+    for game in games:
+        groups[game.players].append(game)
     return [
         {
             "players": players,
             "games": len(group),
-            "average_total": _mean([s.final_total for s in group]),
-            "average_rank": _mean([s.final_rank for s in group]),
+            "average_total": _mean([game.final_total for game in group]),
+            "average_rank": _mean([game.final_rank for game in group]),
         }
-        for players, group in sorted(groups.items())
+        for players, group in sorted(groups.items(), key=lambda item: item[0] or 0)
     ]
 
 
@@ -107,20 +105,17 @@ def _mean(values: list[int | None]) -> float | None:
 
 
 def player_stats(user: User) -> dict:
-    """Everything the player page shows besides the rating: three queries. The finished games
-    are read once, as a few columns each in finish order (through the seat's covering index), and
-    counted, grouped and ranked here; the rounds once, grouped by hand size (the round scores'
-    covering index): a player's long history is read as index entries, never as rows."""
+    """Everything the player page shows besides the rating: four queries. A long history is
+    read as index entries, never as rows: the finished games once, four integers each in finish
+    order (the seat's covering index), counted, grouped and ranked here; the rounds once,
+    grouped by hand size (the round scores' covering index)."""
     seats = Seat.objects.filter(user=user)
-    # Looked up game by game (a nested loop over the game index that carries seat_count), where
-    # a join would read every game's row or index entry.
-    seat_counts = Game.objects.filter(pk=OuterRef("game_id")).values("seat_count")
-    finished = [
-        FinishedSeat(*row)
-        for row in seats.filter(finished_at__isnull=False)
-        .order_by("finished_at", "game_id")
-        .annotate(players=Subquery(seat_counts))
-        .values_list("game_id", "finished_at", "players", "final_rank", "final_total")
+    finished = seats.filter(finished_at__isnull=False)
+    games = [
+        FinishedGame._make(row)
+        for row in finished.order_by("finished_at", "game_id").values_list(
+            "game_id", "players", "final_rank", "final_total"
+        )
     ]
     in_progress = seats.filter(finished_at__isnull=True, game__status=Game.Status.ACTIVE).count()
     sizes = list(
@@ -140,20 +135,22 @@ def player_stats(user: User) -> dict:
     }
     rounds = sum(row["rounds"] for row in sizes)
     went_out = sum(row["out"] for row in sizes)
-    played = len(finished)
-    won = sum(seat.final_rank == 1 for seat in finished)
-    scored = [seat for seat in finished if seat.final_total is not None]
-    # Lowest total first, the latest of equal ones; and the highest.
-    newest_first = scored[::-1]
-    best = min(newest_first, key=lambda seat: seat.final_total, default=None)
-    worst = max(newest_first, key=lambda seat: seat.final_total, default=None)
-    current, longest = _streaks([seat.final_rank == 1 for seat in finished])
+    played = len(games)
+    won = sum(game.final_rank == 1 for game in games)
+    # The lowest total, the latest of equal ones; and the highest.
+    newest_first = [game for game in reversed(games) if game.final_total is not None]
+    best = min(newest_first, key=lambda game: game.final_total, default=None)
+    worst = max(newest_first, key=lambda game: game.final_total, default=None)
+    current, longest = _streaks([game.final_rank == 1 for game in games])
+    recent = finished.order_by("-finished_at", "-game_id").values_list(
+        "game_id", "finished_at", "players", "final_rank", "final_total", named=True
+    )[:RECENT_GAMES]
     return {
         "played": played,
         "won": won,
         "in_progress": in_progress,
         "win_rate": round(100 * won / played) if played else None,
-        "by_players": _by_players(finished),
+        "by_players": _by_players(games),
         "rounds": rounds,
         "average_penalty": sum(row["penalty"] for row in sizes) / rounds if rounds else None,
         "out_rate": round(100 * went_out / rounds) if rounds else None,
@@ -163,7 +160,7 @@ def player_stats(user: User) -> dict:
         "current_streak": current,
         "longest_streak": longest,
         "bars": _bar_chart(per_size),
-        "recent": finished[: -RECENT_GAMES - 1 : -1],
+        "recent": list(recent),
     }
 
 

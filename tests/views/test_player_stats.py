@@ -124,9 +124,9 @@ def test_the_player_page_runs_the_same_queries_for_2_games_as_for_40(
     client.force_login(viewer)
     for shown in (few, many):
         # the viewer (the session is cached), the shown player with their preferences, the
-        # rating, its history, the statistics' 3 queries, the viewer's record against them, and
+        # rating, its history, the statistics' 4 queries, the viewer's record against them, and
         # the bar's count of new notices
-        with django_assert_num_queries(9):
+        with django_assert_num_queries(10):
             assert client.get(reverse("player", args=[shown.username])).status_code == 200
 
 

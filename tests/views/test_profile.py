@@ -170,9 +170,9 @@ def test_the_head_to_head_costs_a_fixed_number_of_queries(client, django_assert_
     client.force_login(viewer)
     for shown in (few, many):
         url = reverse("player", args=[shown.username])
-        # The page's 9 (test_player_stats), the record against the viewer among them.
-        with django_assert_num_queries(9):
+        # The page's 10 (test_player_stats), the record against the viewer among them.
+        with django_assert_num_queries(10):
             assert client.get(url).status_code == 200
         # Against a named player: who that is (with their preferences), and the aggregate.
-        with django_assert_num_queries(10):
+        with django_assert_num_queries(11):
             assert client.get(url, {"vs": rival.username}).status_code == 200

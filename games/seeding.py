@@ -51,7 +51,6 @@ ENDS = {Game.EndReason.COMPLETED: 92, Game.EndReason.RESIGNED: 6, Game.EndReason
 TEMPLATES_PER_SEAT_COUNT = 12  # at most: 2, and one more per thousand games
 HISTORY_DAYS = 730
 CURRENT_GAMES_MAX = 20  # games under way (in play or open) per person
-SEED_PASSWORD = "seeded-player"  # every seeded person's password, for looking around by hand
 NAMES = (
     "Ada", "Bram", "Chiara", "Dewi", "Eva", "Finn", "Gita", "Hana", "Ivo", "Jana", "Kees",
     "Lena", "Marek", "Nina", "Olaf", "Petra", "Ratna", "Sven", "Tomas", "Ulla", "Vera", "Wim",
@@ -273,7 +272,7 @@ ANALYZED = (
 
 def _people(rng: random.Random, count: int, now: datetime) -> list[User]:
     """People with a confirmed address, a few with preferences (some pages hidden)."""
-    password = make_password(SEED_PASSWORD)
+    password = make_password(None)  # unusable: nobody logs in as a seeded person
     first = User.objects.filter(username__startswith="seeded-").count()
     joined = now - timedelta(days=HISTORY_DAYS + 30)
     made = User.objects.bulk_create(

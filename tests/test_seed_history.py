@@ -41,7 +41,9 @@ def test_seeded_games_are_coherent_and_the_pages_read_them(client):
         "active": 2,
         "open": 2,
     }
-    assert User.objects.filter(username__startswith="seeded-").count() == 10
+    people = User.objects.filter(username__startswith="seeded-")
+    assert people.count() == 10
+    assert not any(person.has_usable_password() for person in people)  # nobody logs in as one
     penalties = defaultdict(int)
     for row in RoundScore.objects.values("game_id", "seat").annotate(total=Sum("penalty")):
         penalties[row["game_id"], row["seat"]] = row["total"]

@@ -5,7 +5,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games.management.progress import progress_bar
-from games.seeding import SEED_PASSWORD, seed_history
+from games.seeding import seed_history
 
 
 class Command(BaseCommand):
@@ -44,5 +44,5 @@ class Command(BaseCommand):
         self.stdout.write(
             f"Seeded {counts.users} people, {counts.finished} finished games, {counts.active} in "
             f"play and {counts.open} open in {time.perf_counter() - started:.0f} s.\n"
-            f"Rows: {rows}.\nEach seeded person's password is {SEED_PASSWORD!r}."
+            f"Rows: {rows}."
         )

@@ -175,12 +175,14 @@ def profile_visible(*, shown: User, viewer: User) -> bool:
 
 def head_to_head(shown: User, other: User) -> dict:
     """The finished games `shown` and `other` both sat at, and how often each ranked above the
-    other (a shared rank is a win for neither): one query."""
+    other (a shared rank is a win for neither): one query. The two histories are matched on
+    the seat's (user, finished_at) index, the shorter one driving, and every game's row is
+    left alone: the cost is that of the shorter history, not of the games ever played."""
     other_rank = Seat.objects.filter(game=OuterRef("game"), user=other).values("final_rank")[:1]
+    shared = Seat.objects.filter(user=other, finished_at__isnull=False).values("game_id")
     record = (
-        Seat.objects.filter(user=shown, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(user=shown, finished_at__isnull=False, game_id__in=shared)
         .annotate(other_rank=Subquery(other_rank))
-        .filter(other_rank__isnull=False)
         .aggregate(
             games=Count("pk"),
             shown_won=Count("pk", filter=Q(final_rank__lt=F("other_rank"))),

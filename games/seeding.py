@@ -353,8 +353,8 @@ def _plan(rng, statuses, people, weights, bot_ids, templates, now) -> list[_Game
         if status != "open" and rng.random() < BOT_GAME_SHARE:
             bots = rng.randint(1, players - 1)
         humans = rng.randint(1, players - 1) if status == "open" else players - bots
-        seated = _pick(rng, cumulative, people, humans, current if status != "finished" else None)
-        seated += bot_ids[rng.choices(levels, level_weights)[0]][:bots]
+        persons = _pick(rng, cumulative, people, humans, current if status != "finished" else None)
+        seated = persons + bot_ids[rng.choices(levels, level_weights)[0]][:bots]
         host = seated[0]
         rng.shuffle(seated)  # the host sits anywhere
         plan = _Game(status, rng.choice(templates[players]), seated, host, created_at=now)
@@ -367,8 +367,8 @@ def _plan(rng, statuses, people, weights, bot_ids, templates, now) -> list[_Game
             plan.started_at = plan.finished_at - timedelta(days=rng.uniform(1, 40))
             plan.created_at = plan.started_at - timedelta(hours=rng.uniform(0, 72))
             plan.end_reason = rng.choices(ends, end_weights)[0]
-            if plan.end_reason != Game.EndReason.COMPLETED:
-                plan.resigned = rng.randrange(players)
+            if plan.end_reason != Game.EndReason.COMPLETED:  # a person resigned or was dropped
+                plan.resigned = seated.index(rng.choice(persons))
         elif status == "active":
             plan.started_at = now - timedelta(days=rng.uniform(0, 30))
             plan.created_at = plan.started_at - timedelta(hours=rng.uniform(0, 72))

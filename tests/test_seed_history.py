@@ -47,10 +47,11 @@ def test_seeded_games_are_coherent_and_the_pages_read_them(client):
     penalties = defaultdict(int)
     for row in RoundScore.objects.values("game_id", "seat").annotate(total=Sum("penalty")):
         penalties[row["game_id"], row["seat"]] = row["total"]
-    for game in games.filter(status="finished").prefetch_related("seats"):
+    for game in games.filter(status="finished").prefetch_related("seats__user"):
         seats = list(game.seats.all())
         assert len(seats) == game.seat_count
         assert game.state is not None and game.finished_at is not None
+        assert not any(seat.resigned and seat.user.is_bot for seat in seats)
         for seat in seats:
             assert seat.final_total == penalties[game.pk, seat.index]  # the rounds add up
             assert seat.finished_at == game.finished_at

@@ -162,6 +162,9 @@ class Seat(models.Model):
     last_seen_at = models.DateTimeField(null=True, blank=True)
     final_total = models.IntegerField(null=True, blank=True)
     final_rank = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How many played the game (its seat_count), copied with the results: the player page groups
+    # a player's games by it from the seat index alone.
+    players = models.PositiveSmallIntegerField(null=True, blank=True)
     # When the game ended (the game's finished_at, copied): a player's finished games are listed
     # newest first from the seat alone, through the (user, finished_at, game) index.
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -169,7 +172,12 @@ class Seat(models.Model):
     class Meta:
         ordering = ["index"]
         indexes = [
-            models.Index(fields=["user", "-finished_at", "-game"], name="seat_user_finished")
+            # With the results it carries, the player page reads a long history from the index
+            # alone (selectors/player_stats.py).
+            models.Index(
+                fields=["user", "-finished_at", "-game", "final_rank", "final_total", "players"],
+                name="seat_user_finished",
+            )
         ]
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="seat_unique_index"),
@@ -284,7 +292,10 @@ class RoundScore(models.Model):
     round_index = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="round_scores"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="round_scores",
+        db_index=False,  # roundscore_user_hand leads with it
     )
     hand_size = models.PositiveSmallIntegerField()
     wild_rank = models.PositiveSmallIntegerField()
@@ -302,6 +313,12 @@ class RoundScore(models.Model):
             models.CheckConstraint(
                 condition=Q(went_out=False) | Q(penalty=0), name="roundscore_out_scores_zero"
             ),
+        ]
+        # A player's rounds by hand size with what the player page sums, from the index alone.
+        indexes = [
+            models.Index(
+                fields=["user", "hand_size", "penalty", "went_out"], name="roundscore_user_hand"
+            )
         ]
 
     def __str__(self) -> str:
@@ -414,7 +431,16 @@ class Notification(models.Model):
                 name="notification_sent_at_iff_sent",
             ),
         ]
-        indexes = [models.Index(fields=["status", "enqueued_at"])]
+        indexes = [
+            models.Index(fields=["status", "enqueued_at"]),
+            # The notice centre and the bar's count: a player's mails since their last look
+            # (selectors/notices.py), not all their mails ever.
+            models.Index(
+                fields=["user", "created_at"],
+                condition=Q(channel="mail"),
+                name="notification_user_mail",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} {self.channel} to {self.user_id} ({self.status})"

@@ -18,7 +18,7 @@ from .ratings import ratings_rebuild
 from .selectors.history import replayed_state
 
 # What stats_rebuild writes: the Seat columns, besides the RoundScore, Rating and RatingChange rows.
-SEAT_RESULT_FIELDS = ["final_rank", "final_total", "finished_at"]
+SEAT_RESULT_FIELDS = ["final_rank", "final_total", "finished_at", "players"]
 
 
 def round_scores(game: Game, state: GameState, round_number: int, users: dict) -> list[RoundScore]:
@@ -43,8 +43,8 @@ def round_scores(game: Game, state: GameState, round_number: int, users: dict) -
 
 
 def seats_rank(seats: Sequence[Seat], state: GameState, now: datetime) -> None:
-    """Set each seat's final total, rank and finish time (unsaved): lowest total first, a tie
-    shares the rank, a resigned player ranks after everyone who stayed."""
+    """Set each seat's final total, rank, finish time and number of players (unsaved): lowest
+    total first, a tie shares the rank, a resigned player ranks after everyone who stayed."""
     standing = {seat.pk: (seat.resigned, state.totals[seat.index]) for seat in seats}
     order = sorted(seats, key=lambda seat: standing[seat.pk])
     for position, seat in enumerate(order):
@@ -53,6 +53,7 @@ def seats_rank(seats: Sequence[Seat], state: GameState, now: datetime) -> None:
         seat.final_rank = previous.final_rank if tied else position + 1
         seat.final_total = state.totals[seat.index]
         seat.finished_at = now
+        seat.players = len(state.totals)
 
 
 @transaction.atomic

@@ -21,7 +21,9 @@ def stored():
             "went_out", "melds", "deadwood",
         )
     )  # fmt: skip
-    seats = set(Seat.objects.values_list("pk", "final_rank", "final_total", "finished_at"))
+    seats = set(
+        Seat.objects.values_list("pk", "final_rank", "final_total", "finished_at", "players")
+    )
     return rounds, seats, snapshot()
 
 
@@ -39,12 +41,13 @@ def test_rebuild_stats_finds_the_numbers_stored_as_the_games_went(settings):
     going = started_game([c, a])
     play_rounds(going, 2)  # still in play: its rounds count in the statistics
     before = stored()
-    rounds, _seats, (_ratings, changes) = before
+    rounds, seats, (_ratings, changes) = before
     assert {row[0] for row in rounds} == {whole.pk, partly.pk, going.pk}
+    assert sorted(row[4] for row in seats if row[3] is not None) == [2, 2, 3, 3, 3, 3, 3, 3]
     assert len(changes) == 2 + 3
     # Wipe what the services stored, then rebuild it from the moves.
     RoundScore.objects.all().delete()
-    Seat.objects.update(final_rank=None, final_total=None, finished_at=None)
+    Seat.objects.update(final_rank=None, final_total=None, finished_at=None, players=None)
     out = io.StringIO()
     call_command("rebuild_stats", stdout=out)
     assert stored() == before

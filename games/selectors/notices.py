@@ -92,7 +92,13 @@ class MovesSource:
         )
 
     def seats(self, user_id: int, since: datetime):
-        return Seat.objects.filter(user_id=user_id).filter(Exists(self._others_moves(since)))
+        # A game that ended before `since` has no move after it (its last move came first): only
+        # the seats of games under way or ended since are looked into, through the seat's
+        # (user, finished_at) index, however long the player's history.
+        recent = Q(finished_at__isnull=True) | Q(finished_at__gt=since)
+        return Seat.objects.filter(recent, user_id=user_id).filter(
+            Exists(self._others_moves(since))
+        )
 
     def items(self, user: User, since: datetime) -> list[Notice]:
         moves = self._others_moves(since).order_by().values("game")

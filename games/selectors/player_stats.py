@@ -4,9 +4,11 @@ the player has, and no game's state or moves are ever read."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from django.db.models import Avg, Count, F, OuterRef, Q, Subquery
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
 
@@ -73,60 +75,92 @@ def _streaks(wins: list[bool]) -> tuple[int, int]:
     return current, longest
 
 
+class FinishedGame(NamedTuple):
+    """One finished game of the player: its id, how many played, their rank and total."""
+
+    game_id: int
+    players: int | None
+    final_rank: int | None
+    final_total: int | None
+
+
+def _by_players(games: list[FinishedGame]) -> list[dict]:
+    groups: dict[int | None, list[FinishedGame]] = defaultdict(list)
+    for game in games:
+        groups[game.players].append(game)
+    return [
+        {
+            "players": players,
+            "games": len(group),
+            "average_total": _mean([game.final_total for game in group]),
+            "average_rank": _mean([game.final_rank for game in group]),
+        }
+        for players, group in sorted(groups.items(), key=lambda item: item[0] or 0)
+    ]
+
+
+def _mean(values: list[int | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return sum(known) / len(known) if known else None
+
+
 def player_stats(user: User) -> dict:
-    """Everything the player page shows besides the rating: eight queries."""
+    """Everything the player page shows besides the rating: four queries. A long history is
+    read as index entries, never as rows: the finished games once, four integers each in finish
+    order (the seat's covering index), counted, grouped and ranked here; the rounds once,
+    grouped by hand size (the round scores' covering index)."""
     seats = Seat.objects.filter(user=user)
-    finished = seats.filter(game__status=Game.Status.FINISHED)
-    counts = seats.aggregate(
-        played=Count("pk", filter=Q(game__status=Game.Status.FINISHED)),
-        won=Count("pk", filter=Q(game__status=Game.Status.FINISHED, final_rank=1)),
-        in_progress=Count("pk", filter=Q(game__status=Game.Status.ACTIVE)),
-    )
-    by_players = list(
-        finished.values(players=F("game__seat_count"))
-        .annotate(
-            games=Count("pk"), average_total=Avg("final_total"), average_rank=Avg("final_rank")
+    finished = seats.filter(finished_at__isnull=False)
+    games = [
+        FinishedGame._make(row)
+        for row in finished.order_by("finished_at", "game_id").values_list(
+            "game_id", "players", "final_rank", "final_total"
         )
-        .order_by("players")
-    )
-    rounds = RoundScore.objects.filter(user=user).aggregate(
-        rounds=Count("pk"), average_penalty=Avg("penalty"), out=Count("pk", filter=Q(went_out=True))
+    ]
+    in_progress = seats.filter(finished_at__isnull=True, game__status=Game.Status.ACTIVE).count()
+    sizes = list(
+        RoundScore.objects.filter(user=user)
+        .values("hand_size")
+        .annotate(
+            rounds=Count("*"),
+            penalty=Sum("penalty"),
+            out=Count("went_out", filter=Q(went_out=True)),
+        )
+        .order_by("hand_size")
     )
     per_size = {
-        row["hand_size"]: (row["rounds"], row["average"])
-        for row in RoundScore.objects.filter(user=user, hand_size__in=HAND_SIZES)
-        .values("hand_size")
-        .annotate(rounds=Count("pk"), average=Avg("penalty"))
+        row["hand_size"]: (row["rounds"], row["penalty"] / row["rounds"])
+        for row in sizes
+        if row["hand_size"] in HAND_SIZES
     }
-    scored = finished.filter(final_total__isnull=False).select_related("game")
-    best = scored.order_by("final_total", "-finished_at", "-game_id").first()
-    worst = scored.order_by("-final_total", "-finished_at", "-game_id").first()
-    # Streaks: the one column of ranks in finish order, not the games themselves.
-    wins = [
-        rank == 1
-        for rank in finished.order_by("finished_at", "game_id").values_list("final_rank", flat=True)
-    ]
-    current, longest = _streaks(wins)
-    recent = list(
-        finished.select_related("game").order_by("-finished_at", "-game_id")[:RECENT_GAMES]
-    )
-    played = counts["played"]
+    rounds = sum(row["rounds"] for row in sizes)
+    went_out = sum(row["out"] for row in sizes)
+    played = len(games)
+    won = sum(game.final_rank == 1 for game in games)
+    # The lowest total, the latest of equal ones; and the highest.
+    newest_first = [game for game in reversed(games) if game.final_total is not None]
+    best = min(newest_first, key=lambda game: game.final_total, default=None)
+    worst = max(newest_first, key=lambda game: game.final_total, default=None)
+    current, longest = _streaks([game.final_rank == 1 for game in games])
+    recent = finished.order_by("-finished_at", "-game_id").values_list(
+        "game_id", "finished_at", "players", "final_rank", "final_total", named=True
+    )[:RECENT_GAMES]
     return {
         "played": played,
-        "won": counts["won"],
-        "in_progress": counts["in_progress"],
-        "win_rate": round(100 * counts["won"] / played) if played else None,
-        "by_players": by_players,
-        "rounds": rounds["rounds"],
-        "average_penalty": rounds["average_penalty"],
-        "out_rate": round(100 * rounds["out"] / rounds["rounds"]) if rounds["rounds"] else None,
-        "went_out": rounds["out"],
+        "won": won,
+        "in_progress": in_progress,
+        "win_rate": round(100 * won / played) if played else None,
+        "by_players": _by_players(games),
+        "rounds": rounds,
+        "average_penalty": sum(row["penalty"] for row in sizes) / rounds if rounds else None,
+        "out_rate": round(100 * went_out / rounds) if rounds else None,
+        "went_out": went_out,
         "best": best,
-        "worst": worst if worst and best and worst.pk != best.pk else None,
+        "worst": worst if worst and best and worst is not best else None,
         "current_streak": current,
         "longest_streak": longest,
         "bars": _bar_chart(per_size),
-        "recent": recent,
+        "recent": list(recent),
     }
 
 
@@ -141,12 +175,14 @@ def profile_visible(*, shown: User, viewer: User) -> bool:
 
 def head_to_head(shown: User, other: User) -> dict:
     """The finished games `shown` and `other` both sat at, and how often each ranked above the
-    other (a shared rank is a win for neither): one query."""
+    other (a shared rank is a win for neither): one query. The two histories are matched on
+    the seat's (user, finished_at) index, the shorter one driving, and every game's row is
+    left alone: the cost is that of the shorter history, not of the games ever played."""
     other_rank = Seat.objects.filter(game=OuterRef("game"), user=other).values("final_rank")[:1]
+    shared = Seat.objects.filter(user=other, finished_at__isnull=False).values("game_id")
     record = (
-        Seat.objects.filter(user=shown, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(user=shown, finished_at__isnull=False, game_id__in=shared)
         .annotate(other_rank=Subquery(other_rank))
-        .filter(other_rank__isnull=False)
         .aggregate(
             games=Count("pk"),
             shown_won=Count("pk", filter=Q(final_rank__lt=F("other_rank"))),

@@ -3,8 +3,6 @@ once the player has 10,000 finished games. Run it on a throwaway database: `make
 one (VAR_DIR in a temporary folder, SQLite; with DATABASE_URL, a PostgreSQL database of yours)."""
 
 import random
-import statistics
-import time
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
@@ -15,6 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import services
 from games.engine import GameState, Rules, get_bot
+from games.management.timing import time_page
 from games.models import Game, Seat
 
 
@@ -57,16 +56,12 @@ class Command(BaseCommand):
             self.stdout.write(f"  dashboard at {history} finished games: {ratio:.2f}x ({verdict})")
 
     def _time(self, client, name, url, query, requests) -> float:
-        times = []
-        for _ in range(requests):
-            start = time.perf_counter()
-            status = client.get(url, query).status_code
-            times.append((time.perf_counter() - start) * 1000)
-        times.sort()
-        p99 = times[max(0, int(len(times) * 0.99) - 1)]
-        median = statistics.median(times)
-        self.stdout.write(f"  {name:30s} {status}  median {median:6.2f} ms  p99 {p99:6.2f} ms")
-        return median
+        page = time_page(client, url, query, requests, warmup=0)
+        self.stdout.write(
+            f"  {name:30s} {page.status}  median {page.median:6.2f} ms  "
+            f"p99 {page.percentile(0.99):6.2f} ms"
+        )
+        return page.median
 
     def _finished_games(self, player: User, count: int) -> None:
         """`count` finished two-player games of `player`, bulk-inserted, each with a full-size

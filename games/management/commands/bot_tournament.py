@@ -1,7 +1,6 @@
 """Play bot levels against each other and print how they fared (see games/engine/tournament.py)."""
 
 import multiprocessing
-import sys
 import time
 from functools import partial
 
@@ -10,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from games.engine import LEVELS, Rules
 from games.engine.bots import BOTS
 from games.engine.tournament import head_to_head, play_game, summarize
+from games.management.progress import progress_bar
 
 
 class Command(BaseCommand):
@@ -53,11 +53,11 @@ class Command(BaseCommand):
         )
         started = time.perf_counter()
         records = []
+        progress = progress_bar("games")
         with multiprocessing.get_context("fork").Pool(processes) as pool:
             for record in pool.imap_unordered(play, range(games)):
                 records.append(record)
-                _progress(len(records), games, time.perf_counter() - started)
-        sys.stderr.write("\n")
+                progress(len(records), games, time.perf_counter() - started)
         records.sort(key=lambda record: record.index)
         self._report(records, levels, players, seed, hard_seconds, time.perf_counter() - started)
 
@@ -92,14 +92,3 @@ class Command(BaseCommand):
 
 
 LEVELS_ORDER = {name: index for index, name in enumerate(("hard", *reversed(LEVELS), "random"))}
-
-
-def _progress(done: int, total: int, elapsed: float) -> None:
-    width = 30
-    filled = width * done // total
-    eta = elapsed / done * (total - done)
-    sys.stderr.write(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-        f"{elapsed:.0f} s, about {eta:.0f} s left"
-    )
-    sys.stderr.flush()

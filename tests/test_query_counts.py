@@ -263,13 +263,13 @@ PLAYER_PAGES = {
     "notices": 4,  # the mail rows, the games with others' moves, the look recorded
     "leaderboard": 4,
     "leaderboard, page 2": 4,
-    # The shown player with their preferences, the rating, its history, the statistics' 8
+    # The shown player with their preferences, the rating, its history, the statistics' 4
     # queries, the viewer's record against them.
-    "own player page": 13,
-    "own player page against the rival": 15,  # the rival (with preferences), the aggregate
-    "another's player page": 14,
-    "another's player page against the rival": 15,
-    "the rival's view of the player page": 14,  # their head-to-head with the viewer
+    "own player page": 9,
+    "own player page against the rival": 11,  # the rival (with preferences), the aggregate
+    "another's player page": 10,
+    "another's player page against the rival": 11,
+    "the rival's view of the player page": 10,  # their head-to-head with the viewer
     "data export": 9,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,

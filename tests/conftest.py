@@ -66,6 +66,31 @@ def fresh_rate_limits(settings):
     settings.CACHES = caches
 
 
+class Clock:
+    """time.time() for games.ratelimit, moved on by hand."""
+
+    def __init__(self, now: float):
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The rate limits' clock, stopped (at the start of a window) until the test moves it."""
+    import time
+
+    from games import ratelimit
+
+    stopped = Clock(float(int(time.time()) // 3600 * 3600))
+    monkeypatch.setattr(ratelimit, "time", stopped)
+    return stopped
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield

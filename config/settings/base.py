@@ -144,6 +144,15 @@ ACCOUNT_RATE_LIMITS = {
     "confirm_email": "1/3m/key",
 }
 
+# The site's own rate limits (games/ratelimit.py): (count, seconds) per player. A message in a
+# game's chat; a move (draw, discard, go out, sorting the hand) in any game; an invitation (by
+# name, email, or to a friend). Far above what a person sends; they stop a script.
+RATE_LIMITS = {
+    "chat": (int(os.environ.get("RATE_LIMIT_CHAT_PER_MINUTE", "5")), 60),
+    "move": (int(os.environ.get("RATE_LIMIT_MOVES_PER_MINUTE", "60")), 60),
+    "invitation": (int(os.environ.get("RATE_LIMIT_INVITATIONS_PER_HOUR", "20")), 3600),
+}
+
 LANGUAGE_CODE = "en"
 # Each language named in itself, so a reader finds theirs whatever the page's language. The
 # catalogues are locale/<code>/LC_MESSAGES/django.po, compiled by `python -m config.translations`

@@ -15,6 +15,7 @@ from accounts.models import User
 from .. import chat as chat_services
 from ..errors import GameError
 from ..models import ChatMessage, Game
+from ..ratelimit import rate_limit_consume
 from ..selectors import chat as chat_selectors
 from ..selectors.viewer import can_chat
 from .play import login_first, to_login, viewable_game
@@ -85,6 +86,7 @@ def _chat_action(action):
 
 def _post(request, game, seat):
     text = request.POST.get("text", "")[:2000]
+    rate_limit_consume(user=request.user, action="chat", scope=str(game.pk))
     chat_services.chat_post(game_id=game.pk, user=request.user, text=text)
 
 

@@ -12,6 +12,7 @@ from accounts.models import User
 
 from .. import friends, invitations
 from ..errors import GameError
+from ..ratelimit import rate_limit_consume
 from ..selectors import friends as friends_selectors
 
 
@@ -65,6 +66,7 @@ def friends_page(request):
 def friend_invite(request, username: str):
     player = _player(username)
     try:
+        rate_limit_consume(user=request.user, action="invitation")
         game = invitations.friend_invite(user=request.user, friend=player)
     except GameError as error:
         return _refused(request, error)

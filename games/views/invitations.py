@@ -9,12 +9,17 @@ from django.views.decorators.http import require_POST
 
 from .. import invitations
 from ..errors import GameError
+from ..ratelimit import rate_limit_consume
 from ..selectors import lists
 
 
 @require_POST
 @login_required
 def game_invite(request, game_id):
+    try:
+        rate_limit_consume(user=request.user, action="invitation")
+    except GameError as error:
+        return render(request, "games/error.html", {"error": error.message}, status=error.status)
     try:
         who = request.POST.get("who", "")
         invitations.game_invite(game_id=game_id, user=request.user, who=who)

@@ -18,6 +18,7 @@ from ..errors import GameError
 from ..forms import GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
+from ..ratelimit import rate_limit_consume
 from ..presentation import rules_summary
 from ..selectors import chat, history, lists, table, viewer
 
@@ -222,6 +223,7 @@ def _move(service, field):
         value = request.POST.get(field, "")[:20]
 
         def play(*, game_id, user):
+            rate_limit_consume(user=user, action="move")
             return service(game_id=game_id, user=user, version=_version(request), **{field: value})
 
         return _act(request, game_id, play)
@@ -270,11 +272,13 @@ def game_bots(request, game_id):
 
 @require_POST
 def hand_sort(request, game_id):
-    order = request.POST.getlist("order") or None
-    return _act(
-        request, game_id, services.seat_set_hand_order, sort=request.POST.get("sort", ""),
-        order=order,
-    )  # fmt: skip
+    def sort(*, game_id, user):
+        rate_limit_consume(user=user, action="move")
+        order = request.POST.getlist("order") or None
+        sort = request.POST.get("sort", "")
+        return services.seat_set_hand_order(game_id=game_id, user=user, sort=sort, order=order)
+
+    return _act(request, game_id, sort)
 
 
 def game_history(request, game_id):

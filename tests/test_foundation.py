@@ -80,8 +80,10 @@ print(json.dumps(found))
 
 def _production_settings(env_extra, var_dir):
     env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
-    env.update({"VAR_DIR": str(var_dir), "DJANGO_SETTINGS_MODULE": "config.settings.production",
-                "SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#", "ALLOWED_HOSTS": "a.example.org"})  # fmt: skip
+    env.update(
+        {"VAR_DIR": str(var_dir), "DJANGO_SETTINGS_MODULE": "config.settings.production",
+         "SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#", "ALLOWED_HOSTS": "a.example.org"}
+    )  # fmt: skip
     env.update(env_extra)
     result = subprocess.run(
         [sys.executable, "-c", PRODUCTION_SETTINGS], cwd=ROOT, env=env, capture_output=True,

@@ -18,8 +18,8 @@ from ..errors import GameError
 from ..forms import GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
-from ..ratelimit import rate_limit_consume
 from ..presentation import rules_summary
+from ..ratelimit import rate_limit_consume
 from ..selectors import chat, history, lists, table, viewer
 
 TABLE_POLL_SECONDS = 5

@@ -192,7 +192,8 @@ def _version(request) -> int:
 def _act(request, game_id, service, **kwargs):
     """Run one write service for the player, then answer with the table (HTMX) or a redirect.
     A refusal answers its 4xx with the page (or, for HTMX, the table) showing the message once,
-    in the table's message area; a game the player may not see shows the message alone."""
+    in the table's message area; at a game the player may not see, the refusal is that there is
+    no such game (404), whatever the service said: it would tell them about the game."""
     if not request.user.is_authenticated:
         return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
@@ -200,7 +201,7 @@ def _act(request, game_id, service, **kwargs):
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
-            return _render_error(request, error.message, status=error.status)
+            return _render_error(request, _("There is no such game."), status=404)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = viewer.game_for_viewer(game_id, request.user)

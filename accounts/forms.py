@@ -100,19 +100,24 @@ def decoded_length(value: str) -> int:
         return -1
 
 
-class PushSubscriptionForm(forms.Form):
-    """What a browser's PushSubscription.toJSON() gives: where to push and the keys to encrypt
-    for it (a P-256 point of 65 bytes, a 16-byte secret)."""
+class PushEndpointForm(forms.Form):
+    """Where a browser takes its push notices: all that turning them off there needs."""
 
     endpoint = forms.URLField(max_length=1000, assume_scheme="https")
-    p256dh = forms.CharField(max_length=100)
-    auth = forms.CharField(max_length=40)
 
     def clean_endpoint(self):
         endpoint = self.cleaned_data["endpoint"]
         if not endpoint.startswith("https://"):
             raise forms.ValidationError(_("A push service address starts with https://."))
         return endpoint
+
+
+class PushSubscriptionForm(PushEndpointForm):
+    """What a browser's PushSubscription.toJSON() gives: where to push and the keys to encrypt
+    for it (a P-256 point of 65 bytes, a 16-byte secret)."""
+
+    p256dh = forms.CharField(max_length=100)
+    auth = forms.CharField(max_length=40)
 
     def clean_p256dh(self):
         return self._key("p256dh", 65)

@@ -35,7 +35,7 @@ ENDPOINTS = {
     # accounts: the player's own settings
     "notification_preferences": ("login", "login", "ok", "400"),
     "push_subscribe": ("login", "login", "405", "400"),
-    "push_unsubscribe": ("login", "login", "405", "204"),  # their own devices: none
+    "push_unsubscribe": ("login", "login", "405", "400"),  # no endpoint given
     "table_tour_done": ("login", "login", "405", "away"),
     "set_language": ("away", "away", "away", "away"),
     # allauth: signing in and out, the player's own address and password

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
-from accounts.models import User
+from accounts.selectors import player_named
 
 from .. import chat as chat_services
 from ..errors import GameError
@@ -97,7 +97,7 @@ def _readable(game, seat) -> None:
 
 def _mute(request, game, seat):
     _readable(game, seat)
-    other = User.objects.filter(username=request.POST.get("player", "")[:150]).first()
+    other = player_named(request.POST.get("player", "")[:150])
     if other is None:
         raise GameError(_("There is no such player."), status=404)
     if request.POST.get("mute") == "off":

@@ -63,3 +63,11 @@ def test_inviting_past_the_limit_is_a_429_that_invites_no_one(client, low_limits
     clock.advance(3600)
     assert client.post(invite, {"who": friends[2].username}).status_code == 302
     assert Invitation.objects.filter(invited_by=host).count() == 3
+
+
+def test_signing_up_past_allauths_limit_is_a_429(client):
+    """Sign-ups are allauth's limit (settings.ACCOUNT_RATE_LIMITS): 10 a minute from one IP."""
+    signup = reverse("account_signup")
+    for n in range(10):
+        assert client.post(signup, {"username": f"x{n}"}).status_code == 400  # refused form
+    assert client.post(signup, {"username": "x10"}).status_code == 429

@@ -58,7 +58,8 @@ def seeded_games(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
-    """Each test counts its own logins and sign-ups: allauth keeps its rate limits in the cache,
+    """Each test counts its own logins and sign-ups, and its own moves, chat messages and
+    invitations (games/ratelimit.py): allauth and the site keep their rate limits in the cache,
     which (Redis) outlives a test and a run, so each test gets a key prefix of its own. Set in
     the settings, so that every thread (a live server's too) gets new cache objects with it."""
     caches = copy.deepcopy(settings.CACHES)

@@ -185,6 +185,37 @@ def test_no_one_without_a_seat_sees_or_changes_a_private_game(world, role):
     assert not wrong, "\n".join(wrong)
 
 
+PAGES = {"game", "game_table", "game_history", "game_replay", "game_chat"}
+
+
+def test_a_stranger_watching_a_public_game_changes_nothing_of_it(world):
+    """A public game may be watched by anyone signed in; every POST about it, with the fields a
+    player would send (the current version, a card source, a message...), is refused (or, for
+    the invite and resume forms, sent back with the refusal as a message) and changes nothing."""
+    game = world["public"]
+    olga, oscar = (seat.user for seat in game.seats.order_by("index"))
+    mine = {"games": [game], "victims": [olga, oscar]}
+    before = fingerprint(mine)
+    client = Client()
+    client.force_login(world["stranger"])
+    args = {**world["args"], "game_id": game.pk,
+            "message_id": ChatMessage.objects.get(game=game).pk}  # fmt: skip
+    fields = {"version": game.version, "source": "stock", "card": "7H.1", "text": "hello",
+              "player": "olga", "open": "1", "who": "carol", "bot": "easy"}  # fmt: skip
+    assert client.get(reverse("game", args=[game.pk])).status_code == 200  # watching: yes
+    wrong = []
+    for route, name in walk():
+        if "<int:game_id>" not in route:
+            continue
+        response = client.post(url_of(route, name, args), fields)
+        refused = 400 <= response.status_code < 500
+        sent_back = response.status_code == 302 and name in ("game_invite", "seat_resume")
+        page = response.status_code == 200 and name in PAGES  # shown, whatever the method
+        if not (refused or sent_back or page) or fingerprint(mine) != before:
+            wrong.append(f"{name}: {response.status_code}")
+    assert not wrong
+
+
 def admin_urls():
     """The admin's named patterns, with arguments from its own objects."""
     args = {"app_label": "games", "object_id": "1", "content_type_id": "1", "id": "1"}

@@ -29,15 +29,17 @@ def is_admin(name: str) -> bool:
 
 def world_build() -> dict:
     """Alice's private game with Bob, under way, with a chat message; Alice's open private game
-    with an invitation to Carol; Olga's public game with Oscar (the player of another game)."""
+    with an invitation to Carol; Olga's public game with Oscar (the player of another game),
+    with a chat message."""
     alice = UserFactory(username="alice", email=SECRET_EMAIL)
     bob, carol = UserFactory(username="bob"), UserFactory(username="carol")
     game = started_game([alice, bob], is_public=False)
     message = chat.chat_post(game_id=game.pk, user=bob, text=SECRET_CHAT)
     waiting = GameFactory(created_by=alice, is_public=False, seat_count=3)
     invitation = invitations.game_invite(game_id=waiting.pk, user=alice, who="carol")
-    oscar = UserFactory(username="oscar")
-    started_game([UserFactory(username="olga"), oscar])
+    olga, oscar = UserFactory(username="olga"), UserFactory(username="oscar")
+    public = started_game([olga, oscar])
+    chat.chat_post(game_id=public.pk, user=olga, text="good luck")
     args = {
         "game_id": game.pk,
         "message_id": message.pk,
@@ -55,6 +57,7 @@ def world_build() -> dict:
         "games": [game, waiting],
         "stranger": UserFactory(username="stranger"),
         "outsider": oscar,
+        "public": public,
     }
 
 

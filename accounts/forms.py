@@ -1,9 +1,11 @@
 import base64
 import binascii
+from urllib.parse import urlsplit
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User, time_zone_choices
@@ -118,6 +120,15 @@ class PushSubscriptionForm(PushEndpointForm):
 
     p256dh = forms.CharField(max_length=100)
     auth = forms.CharField(max_length=40)
+
+    def clean_endpoint(self):
+        """Only a known push service (settings.PUSH_SERVICE_HOSTS): the worker will POST there."""
+        endpoint = super().clean_endpoint()
+        host = (urlsplit(endpoint).hostname or "").lower()
+        known = settings.PUSH_SERVICE_HOSTS
+        if not any(host == name or host.endswith("." + name) for name in known):
+            raise forms.ValidationError(_("That is not the address of a known push service."))
+        return endpoint
 
     def clean_p256dh(self):
         return self._key("p256dh", 65)

@@ -291,6 +291,14 @@ YOUR_TURN_MAIL_DELAY_SECONDS = float(os.environ.get("YOUR_TURN_MAIL_DELAY_SECOND
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:games@localhost")
+# The push services a browser's subscription may name (a host, or the domain it ends in): the
+# worker POSTs to the endpoint a browser gives, so any other address would let a player aim the
+# worker at a host of our network. Chrome and Edge, Firefox, Safari, Windows.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
 # Seconds a push service keeps a notice for a device that is offline.
 PUSH_TTL_SECONDS = 60 * 60 * 24
 

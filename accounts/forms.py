@@ -1,9 +1,11 @@
 import base64
 import binascii
+from urllib.parse import urlsplit
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User, time_zone_choices
@@ -100,18 +102,32 @@ def decoded_length(value: str) -> int:
         return -1
 
 
-class PushSubscriptionForm(forms.Form):
-    """What a browser's PushSubscription.toJSON() gives: where to push and the keys to encrypt
-    for it (a P-256 point of 65 bytes, a 16-byte secret)."""
+class PushEndpointForm(forms.Form):
+    """Where a browser takes its push notices: all that turning them off there needs."""
 
     endpoint = forms.URLField(max_length=1000, assume_scheme="https")
-    p256dh = forms.CharField(max_length=100)
-    auth = forms.CharField(max_length=40)
 
     def clean_endpoint(self):
         endpoint = self.cleaned_data["endpoint"]
         if not endpoint.startswith("https://"):
             raise forms.ValidationError(_("A push service address starts with https://."))
+        return endpoint
+
+
+class PushSubscriptionForm(PushEndpointForm):
+    """What a browser's PushSubscription.toJSON() gives: where to push and the keys to encrypt
+    for it (a P-256 point of 65 bytes, a 16-byte secret)."""
+
+    p256dh = forms.CharField(max_length=100)
+    auth = forms.CharField(max_length=40)
+
+    def clean_endpoint(self):
+        """Only a known push service (settings.PUSH_SERVICE_HOSTS): the worker will POST there."""
+        endpoint = super().clean_endpoint()
+        host = (urlsplit(endpoint).hostname or "").lower()
+        known = settings.PUSH_SERVICE_HOSTS
+        if not any(host == name or host.endswith("." + name) for name in known):
+            raise forms.ValidationError(_("That is not the address of a known push service."))
         return endpoint
 
     def clean_p256dh(self):

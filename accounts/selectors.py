@@ -1,7 +1,7 @@
 """Reads for accounts."""
 
 from allauth.account.models import EmailAddress
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 
 from .models import Preferences, PushSubscription, User
 
@@ -10,6 +10,14 @@ def preferences_of(user: User) -> Preferences:
     """The player's preferences; the defaults (unsaved) for a player who never changed them."""
     preferences = Preferences.objects.filter(user_id=user.pk).first()
     return preferences or Preferences(user=user)
+
+
+def player_named(username: str, users: QuerySet[User] | None = None) -> User | None:
+    """The account called `username` among `users` (all by default), None if there is none. A
+    name with a NUL names no one: PostgreSQL would refuse it in the query (a 500)."""
+    if "\x00" in username:
+        return None
+    return (User.objects.all() if users is None else users).filter(username=username).first()
 
 
 def verified_email(user: User) -> str:

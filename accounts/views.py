@@ -1,14 +1,14 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from .forms import PreferencesForm, ProfileForm, PushSubscriptionForm
+from .forms import PreferencesForm, ProfileForm, PushEndpointForm, PushSubscriptionForm
 from .models import PushSubscription, User
 from .selectors import preferences_of
 from .services import (
@@ -38,7 +38,8 @@ def table_tour_done(request):
         return HttpResponse("")
     target = request.POST.get("next", "")
     safe = url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()})
-    return redirect(target if safe else "home")
+    # An address, never a URL name: redirect() would take "home" or "x" for one (and fail).
+    return HttpResponseRedirect(target) if safe and target else redirect("home")
 
 
 @login_required
@@ -91,6 +92,10 @@ def push_subscribe(request):
 @login_required
 @require_POST
 def push_unsubscribe(request):
-    """static/js/push.js: no more notices to this browser (only the player's own endpoint)."""
-    push_subscription_delete(user=request.user, endpoint=request.POST.get("endpoint", ""))
+    """static/js/push.js: no more notices to this browser (only the player's own endpoint).
+    204, or 400 when what came is no endpoint at all."""
+    form = PushEndpointForm(request.POST)
+    if not form.is_valid():
+        return JsonResponse({"errors": form.errors}, status=400)
+    push_subscription_delete(user=request.user, endpoint=form.cleaned_data["endpoint"])
     return HttpResponse(status=204)

@@ -58,12 +58,38 @@ def seeded_games(request, monkeypatch):
 
 @pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
-    """Each test counts its own logins and sign-ups: allauth keeps its rate limits in the cache,
+    """Each test counts its own logins and sign-ups, and its own moves, chat messages and
+    invitations (games/ratelimit.py): allauth and the site keep their rate limits in the cache,
     which (Redis) outlives a test and a run, so each test gets a key prefix of its own. Set in
     the settings, so that every thread (a live server's too) gets new cache objects with it."""
     caches = copy.deepcopy(settings.CACHES)
     caches["default"]["KEY_PREFIX"] = f"t-{uuid.uuid4().hex}"
     settings.CACHES = caches
+
+
+class Clock:
+    """time.time() for games.ratelimit, moved on by hand."""
+
+    def __init__(self, now: float):
+        self.now = now
+
+    def time(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The rate limits' clock, stopped (at the start of a window) until the test moves it."""
+    import time
+
+    from games import ratelimit
+
+    stopped = Clock(float(int(time.time()) // 3600 * 3600))
+    monkeypatch.setattr(ratelimit, "time", stopped)
+    return stopped
 
 
 @pytest.hookimpl(wrapper=True)

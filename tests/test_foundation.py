@@ -1,4 +1,5 @@
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -60,6 +61,53 @@ def test_production_passes_check_deploy_without_warnings(tmp_path):
     result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"}, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+PRODUCTION_SETTINGS = """
+import json, django
+from django.conf import settings
+from django.urls import reverse
+django.setup()
+names = ["SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
+         "SESSION_COOKIE_NAME", "CSRF_COOKIE_SECURE", "CSRF_COOKIE_HTTPONLY", "X_FRAME_OPTIONS",
+         "SECURE_PROXY_SSL_HEADER", "ALLOWED_HOSTS", "DEBUG"]
+found = {name: getattr(settings, name, None) for name in names}
+found["admin"] = reverse("admin:index")
+found["script-src"] = settings.SECURE_CSP["script-src"]
+print(json.dumps(found))
+"""
+
+
+def _production_settings(env_extra, var_dir):
+    env = {k: v for k, v in os.environ.items() if k not in ("SECRET_KEY", "DJANGO_SETTINGS_MODULE")}
+    env.update(
+        {"VAR_DIR": str(var_dir), "DJANGO_SETTINGS_MODULE": "config.settings.production",
+         "SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#", "ALLOWED_HOSTS": "a.example.org"}
+    )  # fmt: skip
+    env.update(env_extra)
+    result = subprocess.run(
+        [sys.executable, "-c", PRODUCTION_SETTINGS], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_production_hardens_cookies_and_moves_the_admin_off_admin(tmp_path):
+    found = _production_settings({}, tmp_path)
+    assert found["admin"] == "/backstage/" and not found["DEBUG"]
+    assert found["SESSION_COOKIE_SECURE"] and found["SESSION_COOKIE_HTTPONLY"]
+    assert found["SESSION_COOKIE_SAMESITE"] == "Lax"
+    assert found["SESSION_COOKIE_NAME"].startswith("__Host-")
+    assert found["CSRF_COOKIE_SECURE"] and found["CSRF_COOKIE_HTTPONLY"]
+    assert found["X_FRAME_OPTIONS"] == "DENY" and found["ALLOWED_HOSTS"] == ["a.example.org"]
+    assert found["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert "'unsafe-inline'" not in found["script-src"]
+
+
+def test_production_takes_the_admin_address_and_the_proxy_header_from_the_environment(tmp_path):
+    found = _production_settings({"ADMIN_URL": "/ops-7f3a", "PROXY_SSL_HEADER": ""}, tmp_path)
+    assert found["admin"] == "/ops-7f3a/" and found["SECURE_PROXY_SSL_HEADER"] is None
 
 
 def test_the_console_drops_the_table_polls_that_find_nothing_new(monkeypatch):

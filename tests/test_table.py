@@ -149,7 +149,9 @@ def test_a_refusal_on_a_game_the_player_may_not_see_is_a_styled_message(client):
     for htmx in (False, True):
         response = post(client, "move_draw", game, {"source": "stock", "version": 0}, htmx=htmx)
         html = response.content.decode()
-        assert response.status_code == 403 and 'class="message error"' in html
+        # Its page is a 404; the refusal says no more (not "you have no seat": no such game).
+        assert response.status_code == 404 and 'class="message error"' in html
+        assert "no such game" in html
         assert ("<html" in html) is not htmx
         assert game.invite_code not in html
 

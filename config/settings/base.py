@@ -27,6 +27,8 @@ DEBUG = env_bool("DEBUG", False)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Where the admin lives (config/urls.py); production moves it off the address every scanner tries.
+ADMIN_URL = os.environ.get("ADMIN_URL", "admin/").strip("/") + "/"
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -140,6 +142,17 @@ ACCOUNT_RATE_LIMITS = {
     "change_password": "5/m/user",
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
+}
+
+# The site's own rate limits (games/ratelimit.py): (count, seconds) per player. A message in a
+# game's chat; a move (draw, discard, go out, sorting the hand) in all games together; an
+# invitation (by name, email, or to a friend). Far above what a person sends; they stop a script.
+# Moves: the quickest player against one bot (which waits BOT_MOVE_DELAY_SECONDS, 1.5 s) draws,
+# sorts and discards about every 2.5 s, some 70 a minute; twice a second is no one's pace.
+RATE_LIMITS = {
+    "chat": (int(os.environ.get("RATE_LIMIT_CHAT_PER_MINUTE", "5")), 60),
+    "move": (int(os.environ.get("RATE_LIMIT_MOVES_PER_MINUTE", "120")), 60),
+    "invitation": (int(os.environ.get("RATE_LIMIT_INVITATIONS_PER_HOUR", "20")), 3600),
 }
 
 LANGUAGE_CODE = "en"
@@ -278,6 +291,14 @@ YOUR_TURN_MAIL_DELAY_SECONDS = float(os.environ.get("YOUR_TURN_MAIL_DELAY_SECOND
 VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
 VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:games@localhost")
+# The push services a browser's subscription may name (a host, or the domain it ends in): the
+# worker POSTs to the endpoint a browser gives, so any other address would let a player aim the
+# worker at a host of our network. Chrome and Edge, Firefox, Safari, Windows.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
 # Seconds a push service keeps a notice for a device that is offline.
 PUSH_TTL_SECONDS = 60 * 60 * 24
 

@@ -14,13 +14,30 @@ if len(SECRET_KEY) < 50:
     )
 DEBUG = False
 
-SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Behind a proxy that terminates HTTPS (the deployment in the README): the header it sets to say
+# the request came by HTTPS. Empty when the app faces the network itself, for then a client could
+# send the header and pass for HTTPS.
+PROXY_SSL_HEADER = os.environ.get("PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()
+if PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+ADMIN_URL = os.environ.get("ADMIN_URL", "").strip("/") + "/"
+if ADMIN_URL == "/":
+    ADMIN_URL = "backstage/"  # not admin/, the address every scanner tries
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
 SECURE_HSTS_INCLUDE_SUBDOMAINS = True
 SECURE_HSTS_PRELOAD = True
+# Cookies only by HTTPS, out of reach of scripts, not sent along with other sites' POSTs; the
+# __Host- prefix makes browsers refuse them unless secure, for this host alone, path /.
 SESSION_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_NAME = "__Host-sessionid"
 CSRF_COOKIE_SECURE = True
+CSRF_COOKIE_HTTPONLY = True  # the pages carry the token (hx-headers on <body>); no script reads it
+CSRF_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_NAME = "__Host-csrftoken"
+X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 STORAGES = {

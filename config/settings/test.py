@@ -28,3 +28,4 @@ BOT_HARD_TIME_CAP = False
 _vapid = vapid_keys_new()
 VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY = _vapid["public"], _vapid["private"]
 VAPID_SUBJECT = "mailto:tests@localhost"
+PUSH_SERVICE_HOSTS = [*PUSH_SERVICE_HOSTS, "push.example.net"]  # noqa: F405

@@ -10,11 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_htmx.http import reswap, retarget
 
-from accounts.models import User
+from accounts.selectors import player_named
 
 from .. import chat as chat_services
 from ..errors import GameError
 from ..models import ChatMessage, Game
+from ..ratelimit import rate_limit_consume
 from ..selectors import chat as chat_selectors
 from ..selectors.viewer import can_chat
 from .play import login_first, to_login, viewable_game
@@ -85,6 +86,7 @@ def _chat_action(action):
 
 def _post(request, game, seat):
     text = request.POST.get("text", "")[:2000]
+    rate_limit_consume(user=request.user, action="chat", scope=str(game.pk))
     chat_services.chat_post(game_id=game.pk, user=request.user, text=text)
 
 
@@ -95,7 +97,7 @@ def _readable(game, seat) -> None:
 
 def _mute(request, game, seat):
     _readable(game, seat)
-    other = User.objects.filter(username=request.POST.get("player", "")[:150]).first()
+    other = player_named(request.POST.get("player", "")[:150])
     if other is None:
         raise GameError(_("There is no such player."), status=404)
     if request.POST.get("mute") == "off":

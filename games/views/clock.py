@@ -10,11 +10,13 @@ from django.views.decorators.http import require_POST
 from ..deadlines import timeouts, vacations
 from ..errors import GameError
 from ..forms import VacationEndForm, VacationForm
+from .play import viewable_game
 
 
 @require_POST
 @login_required
 def seat_resume(request, game_id):
+    viewable_game(request, game_id)  # else 404, before any refusal tells about the game
     try:
         timeouts.seat_resume(game_id=game_id, user=request.user)
     except GameError as error:

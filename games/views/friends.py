@@ -4,21 +4,23 @@ the players one follows, and a new game with one of them in one click."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.selectors import player_named
 
 from .. import friends, invitations
 from ..errors import GameError
+from ..ratelimit import rate_limit_consume
 from ..selectors import friends as friends_selectors
 
 
 def _player(username: str) -> User:
-    if "\x00" in username:  # PostgreSQL refuses a NUL in a query: no such player
-        raise Http404
-    return get_object_or_404(User, username=username, is_active=True)
+    if (player := player_named(username, User.objects.filter(is_active=True))) is None:
+        raise Http404(_("There is no such player."))
+    return player
 
 
 def _back(request, player: User):
@@ -65,6 +67,7 @@ def friends_page(request):
 def friend_invite(request, username: str):
     player = _player(username)
     try:
+        rate_limit_consume(user=request.user, action="invitation")
         game = invitations.friend_invite(user=request.user, friend=player)
     except GameError as error:
         return _refused(request, error)

@@ -9,12 +9,19 @@ from django.views.decorators.http import require_POST
 
 from .. import invitations
 from ..errors import GameError
+from ..ratelimit import rate_limit_consume
 from ..selectors import lists
+from .play import viewable_game
 
 
 @require_POST
 @login_required
 def game_invite(request, game_id):
+    viewable_game(request, game_id)  # else 404, before any refusal tells about the game
+    try:
+        rate_limit_consume(user=request.user, action="invitation")
+    except GameError as error:
+        return render(request, "games/error.html", {"error": error.message}, status=error.status)
     try:
         who = request.POST.get("who", "")
         invitations.game_invite(game_id=game_id, user=request.user, who=who)
@@ -64,6 +71,7 @@ def invitation_decline(request, invitation_id):
 @require_POST
 @login_required
 def game_rematch(request, game_id):
+    viewable_game(request, game_id)
     try:
         game = invitations.game_rematch(game_id=game_id, user=request.user)
     except GameError as error:

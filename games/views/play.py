@@ -19,6 +19,7 @@ from ..forms import GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
+from ..ratelimit import rate_limit_consume
 from ..selectors import chat, history, lists, table, viewer
 
 TABLE_POLL_SECONDS = 5
@@ -191,7 +192,8 @@ def _version(request) -> int:
 def _act(request, game_id, service, **kwargs):
     """Run one write service for the player, then answer with the table (HTMX) or a redirect.
     A refusal answers its 4xx with the page (or, for HTMX, the table) showing the message once,
-    in the table's message area; a game the player may not see shows the message alone."""
+    in the table's message area; at a game the player may not see, the refusal is that there is
+    no such game (404), whatever the service said: it would tell them about the game."""
     if not request.user.is_authenticated:
         return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
@@ -199,7 +201,7 @@ def _act(request, game_id, service, **kwargs):
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
-            return _render_error(request, error.message, status=error.status)
+            return _render_error(request, _("There is no such game."), status=404)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = viewer.game_for_viewer(game_id, request.user)
@@ -222,6 +224,7 @@ def _move(service, field):
         value = request.POST.get(field, "")[:20]
 
         def play(*, game_id, user):
+            rate_limit_consume(user=user, action="move")
             return service(game_id=game_id, user=user, version=_version(request), **{field: value})
 
         return _act(request, game_id, play)
@@ -270,11 +273,13 @@ def game_bots(request, game_id):
 
 @require_POST
 def hand_sort(request, game_id):
-    order = request.POST.getlist("order") or None
-    return _act(
-        request, game_id, services.seat_set_hand_order, sort=request.POST.get("sort", ""),
-        order=order,
-    )  # fmt: skip
+    def sort(*, game_id, user):
+        rate_limit_consume(user=user, action="move")
+        order = request.POST.getlist("order") or None
+        sort = request.POST.get("sort", "")
+        return services.seat_set_hand_order(game_id=game_id, user=user, sort=sort, order=order)
+
+    return _act(request, game_id, sort)
 
 
 def game_history(request, game_id):

@@ -3,10 +3,11 @@
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.selectors import player_named
 
 from ..selectors import player_stats, ratings
 from ..selectors.friends import with_follows
@@ -25,10 +26,9 @@ def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
     """Whom the head-to-head compares `shown` with: the player named by ?vs=, if the viewer may
     see their page, else the viewer themself (not on their own page). And an error to show."""
     name = request.GET.get("vs", "").strip()
-    if not name or "\x00" in name:
+    if not name:
         return (None if request.user.pk == shown.pk else request.user), None
-    users = User.objects.select_related("preferences").filter(is_active=True)
-    other = users.filter(username=name).first()
+    other = player_named(name, User.objects.select_related("preferences").filter(is_active=True))
     if other is None or other.pk == shown.pk:
         return None, _("There is no other player called “%(name)s”.") % {"name": name}
     if not player_stats.profile_visible(shown=other, viewer=request.user):
@@ -38,10 +38,9 @@ def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
 
 @login_required
 def player(request, username: str):
-    if "\x00" in username:  # PostgreSQL refuses a NUL in a query: no such player
-        raise Http404
     users = with_follows(User.objects.select_related("preferences"), request.user)
-    shown = get_object_or_404(users, username=username, is_active=True)
+    if (shown := player_named(username, users.filter(is_active=True))) is None:
+        raise Http404(_("There is no such player."))
     if not player_stats.profile_visible(shown=shown, viewer=request.user):
         # 403, not 404: the player exists (their name is on the leaderboard and at their tables);
         # only their page is withheld.

@@ -97,6 +97,10 @@ def test_a_shared_browser_takes_the_notices_of_whoever_subscribed_it_last(client
     "change",
     [
         {"endpoint": "http://push.example.net/send/abc"},
+        # Only a known push service: the worker POSTs to it (no aiming it inside our network).
+        {"endpoint": "https://10.0.0.5/admin/"},
+        {"endpoint": "https://push.example.net.evil.org/send/abc"},
+        {"endpoint": "https://evilpush.example.net@127.0.0.1/x"},
         {"endpoint": "javascript:alert(1)"},
         {"endpoint": ""},
         {"p256dh": "not-a-key"},

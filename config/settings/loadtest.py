@@ -2,7 +2,7 @@
 locust's virtual players. What differs from production, and why:
 
 - No HTTPS: no redirect, no HSTS, cookies without the Secure flag (locust's client would not
-  send them back over http://). A real deployment terminates TLS at a proxy in front.
+  send them back over http://), so without production's __Host- names either. A real deployment terminates TLS at a proxy in front.
 - A fast password hasher: every virtual player logs in through the real login page, and
   PBKDF2's deliberate half-second of CPU per login (measured by `make bench`'s bench_logins)
   would be the whole load while hundreds of players arrive. A real player logs in once in two
@@ -18,6 +18,8 @@ SECURE_SSL_REDIRECT = False
 SECURE_HSTS_SECONDS = 0
 SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
+SESSION_COOKIE_NAME = "sessionid"  # a __Host- name is only valid on a Secure cookie
+CSRF_COOKIE_NAME = "csrftoken"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "login": "100000/m/ip"}  # noqa: F405
 MAILERS = {

@@ -2,6 +2,7 @@
 and the recovery figures, printed at the end of the run."""
 
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -19,6 +20,8 @@ def site():
             pytest.fail(f"the fault runs need {program}")
     folder = Path(tempfile.mkdtemp(prefix="faults-"))
     site = Site(folder)
+    # A run stopped by SIGTERM (a timeout, CI cancelling) still tears this down: as for Ctrl-C.
+    previous = signal.signal(signal.SIGTERM, stop_as_if_interrupted)
     try:
         site.start()
         yield site
@@ -27,6 +30,11 @@ def site():
             site.close()
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+            signal.signal(signal.SIGTERM, previous)
+
+
+def stop_as_if_interrupted(signum, frame):
+    raise KeyboardInterrupt
 
 
 @pytest.fixture

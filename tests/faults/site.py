@@ -137,6 +137,15 @@ class Site:
         finally:
             self.redis.close()
 
+    def describe(self, scene: Scene) -> str:
+        """The scene's games as the database has them, and the moves sent: for a failure."""
+        games = self.query(
+            "SELECT id, status, version, to_move_seat, turn_started_at FROM games_game "
+            "WHERE id IN (%s, %s)",
+            (scene.people, scene.bots),
+        )
+        return f"games {games}\nseats {scene.seats}\nattempts {scene.attempts}"
+
     def logs(self) -> str:
         return "\n".join(f"--- {p.name} ---\n{p.tail()}" for p in self.processes)
 
@@ -218,17 +227,12 @@ class Site:
         scene.attempts.append(Attempt(game_id, version, action, status))
         return status
 
-    def move_when_possible(self, scene: Scene, game_id: int, timeout: float) -> float | None:
-        """Seconds until a move by the person to move succeeds (None if it never did)."""
-
-        def moved():
-            try:
-                return self.move(scene, game_id) == 302
-            except psycopg.OperationalError:  # the database is not back yet
-                return False
-
-        ok, seconds = bounded_wait(moved, timeout, interval=0.25)
-        return seconds if ok else None
+    def try_move(self, scene: Scene, game_id: int) -> bool:
+        """Whether a move by the person to move succeeded (False while the database is down)."""
+        try:
+            return self.move(scene, game_id) == 302
+        except psycopg.OperationalError:
+            return False
 
     def person_to_move(self, scene: Scene, game_id: int) -> bool:
         try:
@@ -236,6 +240,11 @@ class Site:
         except psycopg.OperationalError:
             return False
         return scene.seats[game_id].get(to_move) is not None
+
+    def bot_turn_over(self, scene: Scene, game_id: int, began: int) -> bool:
+        """The bot's turn that began at version `began` has been played: a person is to move."""
+        version = self.version(game_id)
+        return version is not None and version > began and self.person_to_move(scene, game_id)
 
     def version(self, game_id: int) -> int | None:
         try:

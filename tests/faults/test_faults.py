@@ -37,36 +37,41 @@ def scene_with_hard_bot(site: Site) -> Scene:
 
 
 def bot_turn_pending(site: Site, scene: Scene) -> int:
-    """The person of the bot game moves until the bot is to move; returns the game's version."""
+    """The person of the bot game moves until their discard hands the turn to the bot; returns
+    the version at which the bot's turn began (the version its task names)."""
     assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
-    for _ in range(3):
-        assert site.move(scene, scene.bots) == 302
-        if not site.person_to_move(scene, scene.bots):
-            return site.version(scene.bots)
-    raise AssertionError("the bot never came to move")
+    for _ in range(2):
+        version, action, session = site.next_move(scene, scene.bots)
+        assert site.post_move(scene, scene.bots, version, action, session) == 302
+        if action["type"] == "discard":
+            return version + 1
+    raise AssertionError("the person's turn did not end")
 
 
 def recovery(site: Site, scene: Scene, bot_version: int) -> dict:
-    """Seconds, from now (the repair), until each part of the site works again."""
+    """Seconds, from now (the repair), until each part works again, each watched on its own:
+    /healthz answers 200, a person's move succeeds, the bot's pending turn has been played (both
+    its actions), and no mail is left to send."""
     start = time.monotonic()
-    _, healthz = bounded_wait(site.healthy, RECOVERY_LIMIT, interval=0.25)
-    moved = site.move_when_possible(scene, scene.people, RECOVERY_LIMIT)
-    person = time.monotonic() - start if moved is not None else None
+    checks = {
+        "healthz": site.healthy,
+        "person_move": lambda: site.try_move(scene, scene.people),
+        "bot_move": lambda: site.bot_turn_over(scene, scene.bots, bot_version),
+        "mail": lambda: site.mail_rows().get("pending", 0) == 0,
+    }
+    figures = dict.fromkeys(checks)
 
-    def bot_played():
-        version = site.version(scene.bots)
-        return (
-            version is not None and version > bot_version and site.person_to_move(scene, scene.bots)
-        )
+    def all_recovered():
+        for name, check in checks.items():
+            if figures[name] is None and check():
+                figures[name] = time.monotonic() - start
+        return None not in figures.values()
 
-    played, _ = bounded_wait(bot_played, RECOVERY_LIMIT, interval=0.25)
-    bot = time.monotonic() - start if played else None
-    settled, _ = bounded_wait(lambda: not site.mail_rows().get("pending"), RECOVERY_LIMIT, 0.5)
-    mail = time.monotonic() - start if settled else None
-    figures = {"healthz": healthz, "person_move": person, "bot_move": bot, "mail": mail}
-    assert site.healthy() and None not in figures.values(), f"{figures}\n{site.logs()}"
-    if bot is not None:  # and the bot game goes on: the person moves again
-        assert site.move_when_possible(scene, scene.bots, 30) is not None
+    bounded_wait(all_recovered, RECOVERY_LIMIT, interval=0.25)
+    assert None not in figures.values(), (
+        f"not recovered: {figures}\n{site.describe(scene)}\n{site.logs()}"
+    )
+    assert site.try_move(scene, scene.bots), "the bot game does not go on"
     return figures
 
 

@@ -14,6 +14,7 @@ from datetime import timedelta
 
 import pytest
 
+from games.engine import GameState, action_from_dict
 from tests.faults.site import Scene, Site, bounded_wait
 
 pytestmark = pytest.mark.faults
@@ -37,15 +38,21 @@ def scene_with_hard_bot(site: Site) -> Scene:
 
 
 def bot_turn_pending(site: Site, scene: Scene) -> int:
-    """The person of the bot game moves until their discard hands the turn to the bot; returns
-    the version at which the bot's turn began (the version its task names)."""
+    """The person of the bot game moves until a move of theirs hands the turn to the bot (a
+    discard, unless it ends the round and the person leads the next); returns the version at
+    which the bot's turn began, the version its task names. Whose turn follows is computed by
+    the engine, not read afterwards: a bot may have played its turn by then."""
     assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
-    for _ in range(2):
+    for _ in range(6):
+        state, _, _ = site.game(scene.bots)
         version, action, session = site.next_move(scene, scene.bots)
         assert site.post_move(scene, scene.bots, version, action, session) == 302
-        if action["type"] == "discard":
+        after = GameState.from_dict(state)
+        after.apply(action_from_dict(action))
+        if scene.seats[scene.bots][after.to_move] is None:
             return version + 1
-    raise AssertionError("the person's turn did not end")
+        assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
+    raise AssertionError(f"the bot never came to move\n{site.describe(scene)}")
 
 
 def recovery(site: Site, scene: Scene, bot_version: int) -> dict:

@@ -161,10 +161,10 @@ class Site:
         response = self.get("/healthz")
         return response is not None and response.status_code == 200
 
-    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def query(self, statement: str, params: tuple = ()) -> list[tuple]:
         """A fresh connection each time: the server may have restarted since the last."""
         with psycopg.connect(self.database_url, connect_timeout=3) as conn:
-            return conn.execute(sql, params).fetchall()
+            return conn.execute(statement, params).fetchall()
 
     def scene(self, bot_kind: str = "easy") -> Scene:
         done = subprocess.run(

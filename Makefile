@@ -15,7 +15,7 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test lint format bench loadtest venv migrate clean translations messages
+.PHONY: run test faulttest lint format bench loadtest venv migrate clean translations messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
@@ -47,6 +47,12 @@ run: $(STAMP) translations
 
 test: $(STAMP) translations
 	$(PY) -m pytest
+
+# The whole site through faults (tests/faults, marker `faults`, a few minutes): private
+# PostgreSQL and Redis servers, gunicorn, a worker and beat, restarted and killed during play;
+# prints the seconds each part took to recover. FAULT_RUNS=3 repeats every scenario.
+faulttest: $(STAMP) translations
+	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -2,11 +2,25 @@
 task name through games/oncommit.py."""
 
 from celery import shared_task
-from django.db import DatabaseError
+from django.db import Error as DatabaseErrors
+from django.db import InterfaceError, OperationalError
 
 from . import services
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
+
+# A database that does not answer (a restart, a failover) is waited out: the task runs again
+# after 1, 2, 4, 8, 16, then every 30 s, so that a bot's turn or a mail goes on a moment after
+# the database is back rather than when the sweep finds it lost, a minute later. An outage that
+# outlasts the retries is left to the sweep.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+WAIT_OUT_THE_DATABASE = {
+    "autoretry_for": DATABASE_DOWN,
+    "retry_backoff": 1,
+    "retry_backoff_max": 30,
+    "retry_jitter": False,
+    "max_retries": 8,
+}
 
 
 @shared_task
@@ -14,7 +28,7 @@ def heartbeat(name: str = "worker") -> None:
     services.heartbeat_record(name=name)
 
 
-@shared_task
+@shared_task(**WAIT_OUT_THE_DATABASE)
 def bot_move(game_id: int, version: int) -> bool:
     """Play the bot's turn if the game is still where it was when the task was queued."""
     return services.bot_play_turn(game_id=game_id, version=version)
@@ -32,7 +46,7 @@ def digests_send() -> int:
     return outbox.digests_queue()
 
 
-@shared_task(bind=True, max_retries=8)
+@shared_task(bind=True, **WAIT_OUT_THE_DATABASE)
 def send_notification(self, notification_id: int) -> str:
     """Send one recorded email or push, retrying with backoff while the mail server or push
     service fails; a no-op once it is sent or no longer wanted."""
@@ -47,8 +61,8 @@ def send_notification(self, notification_id: int) -> str:
         delay = policy.retry_delay(self.request.retries)
         outbox.notification_postpone(notification_id=notification_id, seconds=delay)
         raise self.retry(exc=error, countdown=delay) from error
-    except DatabaseError:
-        raise  # the row stays pending: the sweep queues it again
+    except DatabaseErrors:  # InterfaceError (a closed connection) is no DatabaseError
+        raise  # the row stays pending: retried while the database is down, else the sweep
     except Exception as error:  # no retry can fix it (an address with a line break, say)
         outbox.notification_mark_failed(
             notification_id=notification_id, reason=type(error).__name__

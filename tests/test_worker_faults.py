@@ -4,65 +4,19 @@ is restarted here, so that nothing else using Redis is disturbed."""
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 from celery import Celery
 
+from tests.private_servers import PrivateRedis
+from tests.workers import wait_for
+
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class PrivateRedis:
-    def __init__(self):
-        self.port = free_port()
-        self.folder = tempfile.mkdtemp(prefix="redis-fault-")
-        self.process = None
-
-    def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
-             "--appendonly", "no", "--dir", self.folder],
-            stdout=subprocess.DEVNULL,
-        )  # fmt: skip
-        wait_for(self.answers, 10)
-
-    def answers(self) -> bool:
-        try:
-            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
-                conn.sendall(b"PING\r\n")
-                return conn.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-
-    def close(self):
-        if self.process and self.process.poll() is None:
-            self.stop()
-        shutil.rmtree(self.folder, ignore_errors=True)
-
-
-def wait_for(predicate, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @pytest.fixture

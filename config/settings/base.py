@@ -235,13 +235,22 @@ else:
         "store_processed": False,
         "polling_interval": 0.5,
     }
+
+
+def redis_cache(url: str) -> dict:
+    return {
+        "BACKEND": "config.cache.ForgivingRedisCache",  # Redis down: no page fails for it
+        "LOCATION": url,
+        # Bounded waits: an unreachable Redis costs a request a second, not a hang.
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+    }
+
+
 # Sessions are read from the cache and written through to the database, so that a request (the
 # table's poll above all) costs no session query: Redis when there is one, else each process's
 # memory (the embedded default runs one web process).
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": redis_cache(REDIS_URL)}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

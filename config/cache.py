@@ -1,0 +1,48 @@
+"""The cache on Redis, where Redis that does not answer (a restart, a failover) fails no request.
+The cache holds nothing that is not also elsewhere or that cannot be lost: sessions are written
+through to the database (a session missing from the cache is read from there), and rate limits
+count here (while Redis is away they count nothing, for those seconds). Django's RedisCache
+raises instead, so every page of a logged-in player answered 500 until Redis was back
+(tests/faults, tests/test_cache.py)."""
+
+import functools
+import logging
+
+from django.core.cache.backends.redis import RedisCache
+from redis.exceptions import ConnectionError, TimeoutError
+
+logger = logging.getLogger(__name__)
+REDIS_DOWN = (ConnectionError, TimeoutError)
+
+
+def forgiving(method, fallback):
+    """`method`, answering what `fallback` makes of its arguments while Redis is down."""
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except REDIS_DOWN as error:
+            logger.warning("cache %s skipped, Redis does not answer: %s", method.__name__, error)
+            return fallback(*args, **kwargs)
+
+    return call
+
+
+def nothing(*args, **kwargs):
+    return None
+
+
+class ForgivingRedisCache(RedisCache):
+    """RedisCache whose reads miss and whose writes are dropped while Redis is down."""
+
+    get = forgiving(RedisCache.get, lambda key, default=None, version=None: default)
+    get_many = forgiving(RedisCache.get_many, lambda *args, **kwargs: {})
+    has_key = forgiving(RedisCache.has_key, lambda *args, **kwargs: False)
+    add = forgiving(RedisCache.add, lambda *args, **kwargs: False)
+    incr = forgiving(RedisCache.incr, lambda key, delta=1, version=None: delta)
+    set = forgiving(RedisCache.set, nothing)
+    set_many = forgiving(RedisCache.set_many, lambda *args, **kwargs: [])
+    touch = forgiving(RedisCache.touch, lambda *args, **kwargs: False)
+    delete = forgiving(RedisCache.delete, lambda *args, **kwargs: False)
+    delete_many = forgiving(RedisCache.delete_many, nothing)

@@ -1,0 +1,165 @@
+"""Private PostgreSQL and Redis servers, and processes of the app, that a fault test may stop,
+kill and start again without disturbing anything else on the machine: each server has its own
+port and its own folder, and listens on 127.0.0.1 only. `close()` always leaves nothing running."""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+from pathlib import Path
+
+from tests.workers import wait_for
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_taken(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+class PrivateRedis:
+    def __init__(self, port: int | None = None):
+        self.port = port or free_port()
+        self.folder = tempfile.mkdtemp(prefix="redis-fault-")
+        self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self):
+        if port_taken(self.port):
+            raise RuntimeError(f"port {self.port} is taken: another Redis is running there")
+        self.process = subprocess.Popen(
+            ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", self.folder],
+            stdout=subprocess.DEVNULL,
+        )  # fmt: skip
+        if not wait_for(self.answers, 10, interval=0.1):
+            raise RuntimeError(f"redis-server on {self.port} did not answer")
+
+    def answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=10)
+
+    def close(self):
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class PrivatePostgres:
+    """A cluster of its own (initdb into a temporary folder, trust authentication), run as the
+    postgres user when this process is root (PostgreSQL refuses to run as root)."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.folder = Path(tempfile.mkdtemp(prefix="pg-fault-"))
+        self.data = self.folder / "data"
+        binaries = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        if not binaries:
+            raise RuntimeError("PostgreSQL's server binaries are not installed")
+        self.bin = Path(binaries[-1])
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+
+    def url(self, name: str) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def run(self, *argv: str) -> None:
+        prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        subprocess.run([*prefix, *argv], check=True, capture_output=True, timeout=60)
+
+    def create(self) -> None:
+        if port_taken(self.port):
+            raise RuntimeError(f"port {self.port} is taken: another PostgreSQL is running there")
+        self.run(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+
+    def start(self) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-o", options,
+                 "-l", str(self.folder / "server.log"), "-w", "start")  # fmt: skip
+
+    def stop(self, mode: str = "fast") -> None:
+        """`fast` closes every connection and shuts down cleanly; `immediate` is a crash."""
+        self.run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop")
+
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def close(self) -> None:
+        try:
+            if self.running():
+                self.stop("immediate")
+        finally:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+class AppProcess:
+    """A process of the app (gunicorn, a Celery worker, beat) in a process group of its own, so
+    that a stop or a kill reaches its children too; its output goes to a log file."""
+
+    def __init__(self, name: str, argv: list[str], *, env: dict, cwd: Path, log_dir: Path):
+        self.name, self.argv, self.env, self.cwd = name, argv, env, cwd
+        self.log = log_dir / f"{name}.log"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log.open("a") as out:
+            self.process = subprocess.Popen(
+                self.argv, cwd=self.cwd, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def signal(self, number: int) -> None:
+        if self.alive():
+            os.killpg(self.process.pid, number)
+
+    def stop(self, timeout: float = 20) -> None:
+        if not self.alive():
+            return
+        self.signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    def kill(self) -> None:
+        """SIGKILL to the whole group: nothing is cleaned up, as when the machine kills it."""
+        if self.process is None:
+            return
+        with contextlib.suppress(ProcessLookupError):  # the group outlives its leader
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def close(self) -> None:
+        """Stopped, and nothing of its group left behind (a killed worker's pool children)."""
+        self.stop()
+        self.kill()
+
+    def tail(self, lines: int = 60) -> str:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
 from games.engine.bots.knowledge import knowledge_of, sample_deal
 from games.engine.bots.outlook import OUT_BONUS, Outlook
+from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
@@ -242,3 +243,15 @@ def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
     monkeypatch.setattr(hard, "FEED_WEIGHT", 0.0)
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "C"))
+
+
+def test_out_of_time_hard_keeps_the_best_candidate_valued_so_far():
+    """The budget is a cap: at 0 s the greedy-first candidate is the only one valued."""
+    state = mid_round_view(steps=9, players=2)
+    if state.phase == "draw":
+        state.apply(Draw(state.to_move, "stock"))
+    view = state.view(state.to_move)
+    assert not any(isinstance(a, GoOut) for a in view.legal_actions)
+    first = ranked_discards(view)[0][1]
+    assert HardBot(0.0).choose(view, random.Random(0)) == Discard(view.seat, first)
+    assert HardBot(0.0, time_cap=False).choose(view, random.Random(0)) != Discard(view.seat, first)

@@ -118,7 +118,7 @@ def action_from_dict(data: Mapping) -> Action:
 
 # Cards' own ordering and hash are Python-level (a dataclass's): a hand is sorted and keyed by
 # the C-level tuples of their fields instead, which took a remembered answer from 40 to 9 us
-# (bots' rollouts ask for the same hands again and again).
+# (bots' searches ask for the same hands again and again).
 CARD_KEY = attrgetter("rank", "suit", "copy")
 _OPTIONS: dict[tuple, dict[Card, int]] = {}
 _OPTIONS_LIMIT = 65536

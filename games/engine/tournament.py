@@ -27,7 +27,7 @@ class GameRecord:
     went_out: tuple[int, ...]  # per seat: rounds it went out first
     rounds: int
     move_times: dict[str, list[float]]  # per level, seconds per decision
-    hard_samples: int = 0
+    hard_valued: int = 0
     hard_seconds: float = 0.0
 
 
@@ -46,7 +46,7 @@ def play_game(
     state = GameState.new(rules, players, f"{seed}:{index // players}")
     rng = random.Random(f"{seed}:{index}:bots")
     times: dict[str, list[float]] = {name: [] for name in seats}
-    samples, hard_seconds = 0, 0.0
+    valued, hard_seconds = 0, 0.0
     while not state.is_over:
         seat = state.to_move
         view = state.view(seat)
@@ -54,8 +54,8 @@ def play_game(
         action = bots[seat].choose(view, rng)
         spent = time.perf_counter() - started
         times[seats[seat]].append(spent)
-        if isinstance(bots[seat], HardBot) and bots[seat].last_samples:
-            samples += bots[seat].last_samples
+        if isinstance(bots[seat], HardBot) and bots[seat].last_valued:
+            valued += bots[seat].last_valued
             hard_seconds += spent
         state.apply(action)
     went_out = [0] * players
@@ -70,7 +70,7 @@ def play_game(
         went_out=tuple(went_out),
         rounds=len(state.round_results),
         move_times=times,
-        hard_samples=samples,
+        hard_valued=valued,
         hard_seconds=hard_seconds,
     )
 

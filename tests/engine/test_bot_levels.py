@@ -12,9 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot
+from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
 from games.engine.bots.knowledge import knowledge_of, sample_deal
+from games.engine.bots.outlook import OUT_BONUS, Outlook
+from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
+from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import Discard, Draw, GameState, GoOut
 from tests.engine.test_games_property import rules_strategy
@@ -208,3 +211,47 @@ def test_samples_put_cards_seen_taken_in_the_taker_s_hand():
     assert top in hands[taker] and len(hands[taker]) == view.card_counts[taker]
     assert len(stock) == view.stock_size
     assert not set(stock) & set(hands[taker])
+
+
+@pytest.mark.parametrize(("steps", "players"), [(0, 2), (9, 2), (14, 3), (21, 4)])
+def test_the_outlook_prices_every_possible_draw_as_the_solver_does(steps, players):
+    """P1 takes a shortcut for cards that cannot meld with the hand: it must agree with the
+    solver on every draw, and the draw odds must be a distribution over unseen faces."""
+    state = mid_round_view(steps=steps, players=players)
+    view = state.view(state.to_move)
+    knowledge = knowledge_of(view)
+    outlook = Outlook(view, knowledge)
+    assert sum(p for _card, p in outlook.odds) == pytest.approx(1)
+    assert {card for card, _p in outlook.odds} <= set(knowledge.unseen)
+    hand = list(view.hand)[: view.hand_size]  # between turns: the hand a discard leaves
+    expected = 0.0
+    for card, p in outlook.odds:
+        best = min(discard_options([*hand, card], view.wild_rank, view.rules).values())
+        expected += p * (best if best else -OUT_BONUS)
+    assert outlook.after_draw(hand) == pytest.approx(expected)
+
+
+def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
+    # The 2C and the 2D leave the same hand value; seat 1 took the 3C and holds the 4C, so the
+    # 2C would give it a run: priced on seat 1's sampled hands, the 2C stays home.
+    state = make_state(["8H 9H 10H 2D 2C", "4C 10D QS KD 5S"], discard="8S 3C", to_move=1,
+                       round_index=2, stock="AS")  # fmt: skip
+    state.apply(Draw(1, "discard"))
+    state.apply(Discard(1, Card(13, "D")))
+    state.apply(Draw(0, "stock"))
+    view = state.view(0)
+    assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
+    monkeypatch.setattr(hard, "FEED_WEIGHT", 0.0)
+    assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "C"))
+
+
+def test_out_of_time_hard_keeps_the_best_candidate_valued_so_far():
+    """The budget is a cap: at 0 s the greedy-first candidate is the only one valued."""
+    state = mid_round_view(steps=9, players=2)
+    if state.phase == "draw":
+        state.apply(Draw(state.to_move, "stock"))
+    view = state.view(state.to_move)
+    assert not any(isinstance(a, GoOut) for a in view.legal_actions)
+    first = ranked_discards(view)[0][1]
+    assert HardBot(0.0).choose(view, random.Random(0)) == Discard(view.seat, first)
+    assert HardBot(0.0, time_cap=False).choose(view, random.Random(0)) != Discard(view.seat, first)

@@ -30,15 +30,15 @@ def test_registry():
     assert isinstance(get_bot("easy"), EasyBot)
     assert isinstance(get_bot("medium"), GreedyBot)
     assert isinstance(get_bot("hard"), HardBot)
-    assert get_bot("hard", seconds=0.2).work_budget < get_bot("hard").work_budget
+    assert get_bot("hard", seconds=0.2).seconds == 0.2 and get_bot("hard").seconds == 1.0
     with pytest.raises(ValueError, match="no bot named"):
         get_bot("grandmaster")
 
 
 def test_bots_never_see_the_state():
-    from games.engine.bots import base, hard, knowledge, rollout, simple
+    from games.engine.bots import base, hard, knowledge, outlook, simple
 
-    for module in (base, simple, knowledge, rollout, hard):
+    for module in (base, simple, knowledge, outlook, hard):
         source = inspect.getsource(module)
         assert "GameState" not in source and "state." not in source, module
 

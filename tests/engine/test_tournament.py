@@ -41,4 +41,4 @@ def test_the_command_prints_the_table():
     )  # fmt: skip
     text = out.getvalue()
     assert "mean score" in text and "hard finished below random" in text
-    assert "determinizations per second" in text
+    assert "hands valued per second" in text

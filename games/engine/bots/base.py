@@ -1,5 +1,5 @@
 """What every bot shares: the interface, and the one-ply judgements of a hand (which the greedy
-levels play and the hard bot's rollouts replay by the thousand)."""
+levels play and the hard bot builds on)."""
 
 from __future__ import annotations
 

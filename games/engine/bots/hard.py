@@ -1,25 +1,26 @@
-"""Hard: determinized rollouts over samples of the unseen cards.
+"""Hard: one ply of expectation over the unseen cards (outlook.py) for every choice, and the
+next seat's answer to a discard priced on hands sampled from what it did.
 
-For a choice between a few candidate actions (both draws; the best few discards by the greedy
-measure; the ways of going out), the bot deals the cards it cannot see many times over, each
-deal weighted by what the opponents took, threw and let lie (knowledge.py), plays every candidate
-on the same deal and the same random stream (common random numbers), lets every seat finish the
-round greedily (rollout.py) up to a horizon, and keeps the candidate with the best mean of its
-own penalty less the mean of the others'. So it weighs, say, keeping a half-built run against the
-risk that an opponent goes out soon.
+- Going out always pays (0 is the least a round can cost, and waiting only gives the others
+  turns); of the ways to go out it throws the card the others are least likely to want.
+- Discard: of the CANDIDATES best cards by the greedy measure (penalty left), the one whose loss
+  leaves the hand with the best outlook (outlook.py: the penalty expected after the next draw),
+  plus what the card gives the next seat: its hand is sampled FEED_SAMPLES times from the unseen
+  cards, weighted by what it took, threw and let lie (knowledge.py), and the card is charged the
+  mean amount by which taking it would lower that hand's penalty (shared among the opponents:
+  in a two-player game every point the other gains is one lost).
+- Draw: the top discard when the best hand it makes (after the best of the CANDIDATES discards
+  of another face) has a better outlook than the hand now after the gain a stock draw is
+  expected to bring.
+- In its very last turn of a round only the penalty it is left with counts: it draws by exact
+  expectation over the unseen cards and throws the card that leaves the least.
 
-Where search adds nothing it decides exactly: going out always pays (0 is the least a round can
-cost, and waiting only gives the others turns), so the search then only picks which card to go
-out with; in its very last turn of a round it draws where the expected penalty is lowest (the top
-discard against the mean over the unseen cards) and throws the greedy card.
-
-Budget and determinism: the search is bounded by work, not time. `seconds` is turned into a
-number of simulated turns, each weighted by the hand size its solver calls handle
-(WORK_PER_SECOND, measured on the development machine, times a safety
-margin); the same view, random stream and budget always give the same action. A wall-clock cap
-(`time_cap`, on by default at the budget itself) stops a search on a machine slower than
-expected (or busy); it is the only thing that can make the choice depend on time, and tests turn
-it off.
+Budget: each choice is a bounded amount of work (at most CANDIDATES + 1 hands valued against
+every unseen face, and CANDIDATES x FEED_SAMPLES solver calls), a few to a few hundred
+milliseconds; the same view and random stream always give the same action. `seconds` (1 s by
+default, BOT_HARD_SECONDS) is a cap only: with `time_cap` on, a choice that runs past it keeps
+the best candidate valued so far (the greedy one is always valued first). That is the only way
+the clock can change a choice; tests turn it off.
 """
 
 from __future__ import annotations
@@ -28,64 +29,113 @@ import random
 import time
 from collections import Counter
 
+from ..rules import Rules
 from ..state import Action, Discard, Draw, GoOut, PlayerView, cached_discard_options
-from .base import face, require_turn, takes_discard
+from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
 from .knowledge import card_weights, knowledge_of, sample_deal
-from .rollout import Round
+from .outlook import Outlook
 from .simple import ranked_discards
 
-# Simulated turns x hand size ** 1.5 per second, on one core of the development machine.
-WORK_PER_SECOND = 200_000
-WORK_MARGIN = 0.6  # plan for this share of the budget: a move's cost varies with the hand
-MIN_SAMPLES = 2
-MAX_SAMPLES = 5000
-DISCARD_CANDIDATES = 4
-HORIZON_TURNS_PER_PLAYER = 8
+CANDIDATES = 6  # discards weighed by their outlook: the best by penalty left, distinct faces
+FEED_SAMPLES = 8  # hands of the next seat sampled to price what a discard gives it
+FEED_WEIGHT = 1.0  # the next seat's gain against its own, divided among the opponents
 
 
 class HardBot:
     def __init__(self, seconds: float = 1.0, *, time_cap: bool = True):
         self.seconds = seconds
-        self.work_budget = max(1, int(seconds * WORK_PER_SECOND * WORK_MARGIN))
         self.time_cap = seconds if time_cap else None
-        self.last_samples = self.last_work = 0  # for benchmarks: the last search's size
+        self.last_valued = 0  # for benchmarks: the hands the last choice valued
 
     def __repr__(self) -> str:
         return f"HardBot(seconds={self.seconds})"
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         require_turn(view)
-        self.last_samples = 0
+        self.last_valued = 0
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
         if view.phase == "draw":
-            if view.last_turns:
-                return self._last_draw(view)
-            return self._search(view, list(legal), rng)
-        go_outs = _distinct([a for a in legal if isinstance(a, GoOut)])
+            if Draw(view.seat, "discard") not in legal:
+                return Draw(view.seat, "stock")
+            if Draw(view.seat, "stock") not in legal:
+                return Draw(view.seat, "discard")
+            return self._last_draw(view) if view.last_turns else self._draw(view)
+        go_outs = [a for a in legal if isinstance(a, GoOut)]
         if go_outs:
-            return go_outs[0] if len(go_outs) == 1 else self._search(view, go_outs, rng)
-        ranked = [Discard(view.seat, card) for _left, card in ranked_discards(view)]
+            return self._go_out(view, go_outs)
         if view.last_turns:
-            return ranked[0]
-        candidates = _distinct(ranked)[:DISCARD_CANDIDATES]
-        return candidates[0] if len(candidates) == 1 else self._search(view, candidates, rng)
+            return Discard(view.seat, ranked_discards(view)[0][1])
+        return self._discard(view, rng)
+
+    def _out_of_time(self, started: float) -> bool:
+        return self.time_cap is not None and time.perf_counter() - started > self.time_cap
+
+    # -- going out ----------------------------------------------------------------------------
+    def _go_out(self, view: PlayerView, go_outs: list[GoOut]) -> Action:
+        knowledge = knowledge_of(view)
+        wants = [card for seat, cards in enumerate(knowledge.took) if seat != view.seat
+                 for card in cards]  # fmt: skip
+        rules, wild = view.rules, view.wild_rank
+
+        def feeds(card) -> bool:
+            return rules.is_wild(card, wild) or any(related(card, w, rules) for w in wants)
+
+        return max(go_outs, key=lambda a: (not feeds(a.card), rules.penalty(a.card, wild), a.card))
+
+    # -- discarding ---------------------------------------------------------------------------
+    def _discard(self, view: PlayerView, rng: random.Random) -> Action:
+        started = time.perf_counter()
+        knowledge = knowledge_of(view)
+        outlook = Outlook(view, knowledge)
+        rules, wild, hand = view.rules, view.wild_rank, list(view.hand)
+        following = (view.seat + 1) % view.players
+        weights = {following: card_weights(knowledge, following, view)}
+        hands = [
+            sample_deal(knowledge, view, weights, [following], rng)[0][following]
+            for _ in range(FEED_SAMPLES)
+        ]
+        share = FEED_WEIGHT / (view.players - 1) / max(1, len(hands))
+        scored = []
+        for _left, card in _shortlist(ranked_discards(view)):
+            if scored and self._out_of_time(started):
+                break
+            gain = sum(_gain(other, card, wild, rules) for other in hands)
+            cost = outlook.value(_without(hand, card)) + share * gain
+            scored.append((cost, -rules.penalty(card, wild), card))
+        self.last_valued = outlook.valued
+        return Discard(view.seat, min(scored)[2])
+
+    # -- drawing ------------------------------------------------------------------------------
+    def _draw(self, view: PlayerView) -> Action:
+        started = time.perf_counter()
+        outlook = Outlook(view, knowledge_of(view))
+        rules, wild, hand, top = view.rules, view.wild_rank, list(view.hand), view.top_discard
+        now, after = outlook.parts(hand)
+        stock = outlook.value(hand) - (now - after)
+        taken = [*hand, top]
+        ranked = discard_order(taken, wild, rules, barred=face(top))
+        take = None
+        for _left, card in _shortlist(ranked):
+            if face(card) == face(top) or (take is not None and self._out_of_time(started)):
+                break  # a hand of the top's face alone keeps the stock
+            value = outlook.value(_without(taken, card))
+            take = value if take is None else min(take, value)
+        self.last_valued = outlook.valued
+        return Draw(view.seat, "discard" if take is not None and take < stock else "stock")
 
     # -- the last turn of a round: exact one-ply expectation ----------------------------------
     def _last_draw(self, view: PlayerView) -> Action:
         seat, hand, wild, rules = view.seat, view.hand, view.wild_rank, view.rules
-        if Draw(seat, "stock") not in view.legal_actions:
-            return Draw(seat, "discard")
-        if Draw(seat, "discard") not in view.legal_actions:
-            return Draw(seat, "stock")
         top = view.top_discard
         if not takes_discard(hand, top, wild, rules):
             return Draw(seat, "stock")
         options = cached_discard_options((*hand, top), wild, rules)
         take = min(p for card, p in options.items() if face(card) != face(top))
-        faces = Counter(face(card) for card in knowledge_of(view).unseen)
-        by_face = {face(card): card for card in knowledge_of(view).unseen}
+        unseen = knowledge_of(view).unseen
+        faces = Counter(face(card) for card in unseen)
+        by_face = {face(card): card for card in unseen}
         total = sum(faces.values())
         if not total:
             return Draw(seat, "discard")
@@ -95,76 +145,26 @@ class HardBot:
         )
         return Draw(seat, "discard") if take * total < expected else Draw(seat, "stock")
 
-    # -- determinized rollouts ----------------------------------------------------------------
-    def _search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
-        knowledge = knowledge_of(view)
-        seat, players = view.seat, view.players
-        if view.last_turns:
-            active = []
-            other = (seat + 1) % players
-            while other != view.went_out:
-                active.append(other)
-                other = (other + 1) % players
-        else:
-            active = [other for other in range(players) if other != seat]
-        weights = {other: card_weights(knowledge, other, view) for other in active}
-        barred = face(view.drawn_from_discard) if view.drawn_from_discard else None
-        horizon = HORIZON_TURNS_PER_PLAYER * players
-        totals = [0.0] * len(candidates)
-        weight = view.hand_size**1.5  # a simulated turn's cost grows with the hand
-        work = samples = 0
-        deadline = None if self.time_cap is None else time.perf_counter() + self.time_cap
-        while samples < MAX_SAMPLES:
-            hands, stock = sample_deal(knowledge, view, weights, active, rng)
-            deal = Round(
-                view.rules, view.wild_rank, hands, stock, knowledge.pile, seat, view.went_out,
-                barred,
-            )  # fmt: skip
-            stream = rng.getrandbits(64)
-            values = []
-            for action in candidates:
-                value, turns = _play_candidate(deal, action, random.Random(stream), horizon)
-                values.append(value)
-                work += (turns + 1) * weight  # + 1: the copy and the evaluation
-                if samples and deadline is not None and time.perf_counter() > deadline:
-                    break
-            if len(values) < len(candidates):
-                break  # out of time: the unfinished deal is not counted
-            totals = [total + value for total, value in zip(totals, values, strict=True)]
-            samples += 1
-            if samples >= MIN_SAMPLES and work >= self.work_budget:
-                break
-        self.last_samples, self.last_work = samples, work
-        best = min(range(len(candidates)), key=lambda i: (totals[i], i))
-        return candidates[best]
+
+def _without(hand: list, card) -> list:
+    rest = list(hand)
+    rest.remove(card)
+    return rest
 
 
-def _play_candidate(
-    deal: Round, action: Action, rng: random.Random, horizon: int
-) -> tuple[float, int]:
-    """Play `action` on a copy of `deal`, then the rest greedily: the mover's penalty less the
-    others' mean, and the turns simulated."""
-    round_ = deal.copy()
-    seat = round_.to_move
-    turns = 1
-    if isinstance(action, Draw):
-        round_.draw(action.source, rng)
-        over = round_.play_discard()
-    else:
-        over = round_.discard(action.card, go_out=isinstance(action, GoOut))
-    if not over:
-        turns += round_.play_out(rng, horizon)
-    penalties = round_.penalties()
-    others = [p for other, p in enumerate(penalties) if other != seat]
-    return penalties[seat] - sum(others) / max(1, len(others)), turns
-
-
-def _distinct(actions: list[Action]) -> list[Action]:
-    """One action per face of card (two copies of a card play alike), in the given order."""
+def _shortlist(ranked: list) -> list:
+    """The first CANDIDATES (penalty left, card) pairs of distinct faces."""
     seen, kept = set(), []
-    for action in actions:
-        key = (type(action), face(action.card))
-        if key not in seen:
-            seen.add(key)
-            kept.append(action)
-    return kept
+    for left, card in ranked:
+        if face(card) not in seen:
+            seen.add(face(card))
+            kept.append((left, card))
+    return kept[:CANDIDATES]
+
+
+def _gain(hand: list, card, wild: int, rules: Rules) -> int:
+    """How much taking `card` lowers `hand`'s least penalty (after the best discard of another
+    face): what throwing it gives the seat that holds `hand`."""
+    options = cached_discard_options((*hand, card), wild, rules)
+    after = min((left for c, left in options.items() if face(c) != face(card)), default=None)
+    return 0 if after is None else max(0, least_penalty(hand, wild, rules) - after)

@@ -85,10 +85,10 @@ class Command(BaseCommand):
             for b in distinct[i + 1 :]:
                 share, games = head_to_head(records, a, b)
                 out(f"{a} finished below {b} in {share:.1%} of {games} games (ties count half)")
-        samples = sum(record.hard_samples for record in records)
+        valued = sum(record.hard_valued for record in records)
         seconds = sum(record.hard_seconds for record in records)
-        if samples:
-            out(f"hard: {samples / seconds:.0f} determinizations per second of search")
+        if valued:
+            out(f"hard: {valued / seconds:.0f} hands valued per second of thought")
 
 
 LEVELS_ORDER = {name: index for index, name in enumerate(("hard", *reversed(LEVELS), "random"))}

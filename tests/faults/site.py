@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -85,7 +86,6 @@ class Site:
             "PYTHONPATH": str(ROOT),
             "BOT_MOVE_DELAY_SECONDS": "0.5",
             "YOUR_TURN_MAIL_DELAY_SECONDS": "1",
-            "BOT_HARD_SECONDS": "4",  # a hard bot thinks long enough to be killed mid-task
             "PYTHONWARNINGS": "ignore:You're running the worker with superuser",
         }
         celery = [sys.executable, "-m", "celery", "-A", "config"]
@@ -165,6 +165,15 @@ class Site:
         """A fresh connection each time: the server may have restarted since the last."""
         with psycopg.connect(self.database_url, connect_timeout=3) as conn:
             return conn.execute(statement, params).fetchall()
+
+    @contextmanager
+    def game_locked(self, game_id: int):
+        """Hold the game's row lock, as a move does, from a connection of our own: a task that
+        moves in the game waits for it midway (having loaded the game and chosen its move)."""
+        with psycopg.connect(self.database_url, connect_timeout=3) as conn:
+            conn.execute("SELECT 1 FROM games_game WHERE id = %s FOR UPDATE", (game_id,))
+            yield
+            conn.rollback()
 
     def scene(self, bot_kind: str = "easy") -> Scene:
         done = subprocess.run(

@@ -31,12 +31,6 @@ def scene(site: Site) -> Scene:
     return site.scene()
 
 
-@pytest.fixture
-def scene_with_hard_bot(site: Site) -> Scene:
-    assert bounded_wait(site.healthy, 120, interval=0.5)[0], site.logs()
-    return site.scene("hard")
-
-
 def bot_turn_pending(site: Site, scene: Scene) -> int:
     """The person of the bot game moves until a move of theirs hands the turn to the bot (a
     discard, unless it ends the round and the person leads the next); returns the version at
@@ -132,25 +126,28 @@ def test_redis_restarted_during_play(site, scene, figures, run):
 
 @pytest.mark.parametrize("run", RUNS)
 @pytest.mark.parametrize("killed", ["worker", "pool"])
-def test_worker_killed_mid_task(site, scene_with_hard_bot, figures, killed, run):
+def test_worker_killed_mid_task(site, scene, figures, killed, run):
     """SIGKILL while the bot's task runs: to the whole worker (the machine's kill, a lost host),
-    or to its pool processes (the OOM killer's choice), whose worker puts the task back."""
-    scene = scene_with_hard_bot
+    or to its pool processes (the OOM killer's choice), whose worker puts the task back. The
+    task is held midway, after choosing its move and before writing it, by a lock on the game
+    that this test takes as soon as the bot's turn begins (a bot decides in milliseconds)."""
     assert site.move(scene, scene.people) == 302
     started = site.worker.log.read_text().count("games.tasks.bot_move[")
     bot_version = bot_turn_pending(site, scene)
+    with site.game_locked(scene.bots):
 
-    def bot_task_taken():
-        return site.worker.log.read_text().count("games.tasks.bot_move[") > started
+        def bot_task_taken():
+            return site.worker.log.read_text().count("games.tasks.bot_move[") > started
 
-    assert bounded_wait(bot_task_taken, 20)[0], site.logs()
-    time.sleep(1.5)  # past its half-second countdown: the hard bot is thinking (4 s)
-    assert site.version(scene.bots) == bot_version, "the bot moved before the kill"
+        assert bounded_wait(bot_task_taken, 20)[0], site.logs()
+        time.sleep(1.5)  # past its half-second countdown: the task waits for the lock
+        assert site.version(scene.bots) == bot_version, "the bot moved before the kill"
+        if killed == "worker":
+            site.worker.kill()
+        else:
+            assert site.kill_pool() > 0
     if killed == "worker":
-        site.worker.kill()
         site.worker.start()
-    else:
-        assert site.kill_pool() > 0
     figures(**recovery(site, scene, bot_version))
     audit(site, scene)
 

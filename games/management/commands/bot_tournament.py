@@ -54,7 +54,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         records = []
         progress = progress_bar("games")
-        with multiprocessing.get_context("fork").Pool(processes) as pool:
+        with multiprocessing.get_context("forkserver").Pool(processes) as pool:
             for record in pool.imap_unordered(play, range(games)):
                 records.append(record)
                 progress(len(records), games, time.perf_counter() - started)

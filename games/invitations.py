@@ -167,6 +167,7 @@ def friend_invite(*, user: User, friend: User) -> Game:
     form's default clock, unlisted (it is theirs), and `friend` invited to it the usual way (their
     dashboard, and mail if they want it). Only a player one follows; clicking again while that
     invitation waits returns the same game."""
+    User.objects.select_for_update().get(pk=user.pk)  # one at a time: a double click, one game
     if not Follow.objects.filter(follower=user, followee=friend).exists():
         raise GameError(_("Follow this player first to invite them in one click."), status=403)
     if friend.is_bot or not friend.is_active:

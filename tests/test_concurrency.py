@@ -114,3 +114,15 @@ def test_games_ending_at_once_with_a_newcomer_in_common_both_rate_them(settings)
     assert not [r for r in results if isinstance(r, Exception)], results
     assert RatingChange.objects.filter(user=newcomer).count() == 4
     assert Rating.objects.get(user=newcomer).games == 4
+
+
+def test_a_double_clicked_invitation_to_a_friend_makes_one_game():
+    from games import invitations
+    from games.models import Follow, Game
+
+    me, friend = UserFactory(), UserFactory()
+    Follow.objects.create(follower=me, followee=friend)
+    results = race(4, lambda i: invitations.friend_invite(user=me, friend=friend).pk)
+    assert not [r for r in results if isinstance(r, Exception)], results
+    assert len(set(results)) == 1
+    assert Game.objects.filter(created_by=me).count() == 1

@@ -544,9 +544,6 @@ class ChatMessage(models.Model):
 
     class Meta:
         ordering = ["game", "seq"]
-        indexes = [
-            models.Index(fields=["game", "author", "-created_at"], name="chat_author_recent")
-        ]
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="chat_unique_seq"),
             models.CheckConstraint(

@@ -57,6 +57,19 @@ def seeded_games(request, monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def language_of_the_site():
+    """Each test starts in the site's language. A request by a player who chose one activates it
+    for the thread (accounts.middleware), and in a server the next request's LocaleMiddleware
+    activates its own; a test that calls services after another test's request had no such
+    reset, and met the other test's Czech (tests/i18n, then a message matched in English)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def fresh_rate_limits(settings):
     """Each test counts its own logins and sign-ups, and its own moves, chat messages and
     invitations (games/ratelimit.py): allauth and the site keep their rate limits in the cache,

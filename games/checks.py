@@ -13,7 +13,12 @@ from .models import Game, Seat
 
 def seat_of(game: Game, user: User) -> Seat:
     """The player's seat at this game; 403 if they have none."""
-    seat = game.seats.filter(user=user).first() if user.is_authenticated else None
+    if not user.is_authenticated:
+        seat = None
+    elif getattr(game, "seats_loaded", False):  # lock_game(seats=True) read them
+        seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    else:
+        seat = game.seats.filter(user=user).first()
     if seat is None:
         raise GameError(_("You have no seat at this game."), status=403)
     return seat

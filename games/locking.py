@@ -10,15 +10,34 @@ Lock order, so that two transactions never wait on each other in a circle:
 
 from __future__ import annotations
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from .errors import GameError
-from .models import Game
+from .models import Game, Seat
 
 
-def lock_game(game_id: int) -> Game:
-    """Lock the game row for the rest of the transaction (the one lock every write takes first)."""
+def lock_game(game_id: int, *, seats: bool = False) -> Game:
+    """Lock the game row for the rest of the transaction (the one lock every write takes first).
+    With `seats`, its seats come along in seat order, with their players and the players'
+    settings (`game.seats.all()`, one more query): what a move reads, and the table it answers
+    with."""
+    query = Game.objects.select_for_update()
+    if seats:
+        query = query.prefetch_related(
+            Prefetch("seats", Seat.objects.select_related("user__preferences").order_by("index"))
+        )
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        game = query.get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError):
         raise GameError(_("There is no such game."), status=404) from None
+    game.seats_loaded = seats
+    return game
+
+
+def seat_at(game: Game, index: int) -> Seat:
+    """The seat at `index`, with its player and their settings: from the seats lock_game read,
+    else one query."""
+    if getattr(game, "seats_loaded", False):
+        return next(seat for seat in game.seats.all() if seat.index == index)
+    return game.seats.select_related("user__preferences").get(index=index)

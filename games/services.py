@@ -33,7 +33,7 @@ from .engine import (
 )
 from .engine.cards import Card
 from .errors import GameError, StaleVersion
-from .locking import lock_game
+from .locking import lock_game, seat_at
 from .models import (
     MAX_TIMEOUTS_LIMIT,
     TIME_PER_MOVE_DAYS,
@@ -234,30 +234,35 @@ def bot_kind_of(seat: Seat) -> str | None:
 
 
 @transaction.atomic
-def move_play(*, game_id: int, user: User, version: int | None, build: Callable[[int], Action]):
-    """Play the action `build(seat_index)` for `user`, if the game is still at `version`."""
-    game = lock_game(game_id)
+def move_play(
+    *, game_id: int, user: User, version: int | None, build: Callable[[int], Action]
+) -> Game:
+    """Play the action `build(seat_index)` for `user`, if the game is still at `version`.
+    Returns the game as the move left it, its seats read with it (`game.seats.all()`), so that
+    the table answering the move needs no second look."""
+    game = lock_game(game_id, seats=True)
     seat = seat_of(game, user)
     if seat.resigned:
         raise GameError(_("You resigned from this game."), status=403)
-    return _apply(game, seat, version, build(seat.index), by_bot=False)
+    _apply(game, seat, version, build(seat.index), by_bot=False)
+    return game
 
 
-def move_draw(*, game_id: int, user: User, version: int | None, source: str):
+def move_draw(*, game_id: int, user: User, version: int | None, source: str) -> Game:
     """Draw from `source`; the engine refuses anything but the stock or the discard pile."""
     return move_play(
         game_id=game_id, user=user, version=version, build=lambda seat: Draw(seat, source)
     )
 
 
-def move_discard(*, game_id: int, user: User, version: int | None, card: str):
+def move_discard(*, game_id: int, user: User, version: int | None, card: str) -> Game:
     parsed = _parse_card_token(card)
     return move_play(
         game_id=game_id, user=user, version=version, build=lambda seat: Discard(seat, parsed)
     )
 
 
-def move_go_out(*, game_id: int, user: User, version: int | None, card: str):
+def move_go_out(*, game_id: int, user: User, version: int | None, card: str) -> Game:
     parsed = _parse_card_token(card)
     return move_play(
         game_id=game_id, user=user, version=version, build=lambda seat: GoOut(seat, parsed)
@@ -303,10 +308,10 @@ def bot_play_turn(*, game_id: int, version: int) -> bool:
 
 @transaction.atomic
 def _bot_apply(*, game_id: int, version: int, seat_index: int, action: Action) -> bool:
-    game = lock_game(game_id)
+    game = lock_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or game.version != version:
         return False  # a person moved meanwhile (back from autopilot), or the task ran twice
-    seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
+    seat = seat_at(game, game.to_move_seat)
     if seat.index != seat_index or bot_kind_of(seat) is None:
         return False
     _apply(game, seat, version, action, by_bot=True)
@@ -401,7 +406,7 @@ def game_queue_next(*, game: Game) -> None:
     person's 'your turn' mail when their turn has just begun (the caller holds the game's lock)."""
     if game.status != Game.Status.ACTIVE or game.to_move_seat is None:
         return
-    seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
+    seat = seat_at(game, game.to_move_seat)
     if bot_kind_of(seat) is not None:
         enqueue_on_commit(
             "games.tasks.bot_move",

@@ -168,6 +168,8 @@ class Player(FastHttpUser):
 
     def move(self, action, field, value):
         data = {field: value, "version": str(self.table.version)}
+        if self.table.chat is not None:  # as the browser sends the form's hidden fields
+            data["c"] = self.table.chat
         url = f"/games/{self.game}/{action}/"
         response, ms = self.fetch("move", "POST", url, htmx=True, data=data)
         RECORDER.add(f"move: {action}", ms)

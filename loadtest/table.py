@@ -18,6 +18,7 @@ DISCARD = re.compile(
 GO_OUT = re.compile(r'<form method="post" action="([^"]+)"[^>]*class="go-out">(.*?)</form>', re.S)
 GO_OUT_CARD = re.compile(r'name="card" value="([^"]+)"')
 HINT = re.compile(r"Hint: discard the (.+?) to leave")
+CHAT = re.compile(r'<input type="hidden" name="c" value="(\d+)">')
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
 
@@ -32,6 +33,7 @@ class Table:
     )  # (token, name) the player may discard
     go_out: list[str] = field(default_factory=list)  # tokens the player may go out with
     hint: str | None = None  # the name of the card the hint would discard
+    chat: str | None = None  # the chat's version the page holds, which its move forms send
 
     @property
     def over(self) -> bool:
@@ -62,6 +64,8 @@ def parse_table(page: str) -> Table | None:
         table.discards.append((token, name))
     if go_out := GO_OUT.search(page):
         table.go_out = GO_OUT_CARD.findall(go_out.group(2))
+    if chat := CHAT.search(page):
+        table.chat = chat.group(1)
     if hint := HINT.search(page):
         table.hint = html.unescape(hint.group(1))
     return table

@@ -7,6 +7,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 
 from games import chat, services
+from games.engine import GameState
 from games.errors import GameError
 from games.models import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Mute
 from tests.factories import GameFactory, UserFactory, play_one, started_game
@@ -219,7 +220,8 @@ def test_spectators_neither_read_nor_write_until_the_host_opens_the_chat(client,
     spectator = UserFactory()
     client.force_login(spectator)
     page = html(client.get(url("game", game)))
-    assert "between us" not in page and 'id="chat"' not in page and "chat-form" not in page
+    assert "between us" not in page and '<section id="chat"' not in page
+    assert "chat-form" not in page
     assert "between us" not in html(client.get(url("game_table", game), {"v": 0}))
     assert client.get(url("game_chat", game)).status_code == 403
     assert say(client, game, "hi", **HTMX).status_code == 403
@@ -280,6 +282,50 @@ def test_a_message_changes_the_tables_poll_for_those_who_read_the_chat_only(clie
     assert "c=0" in html(client.get(url("game", game)))
     assert poll(client, game, v=game.version, c=0).status_code == 204
     assert poll(client, game, v=game.version).status_code == 204
+
+
+def test_a_moves_answer_brings_the_chat_only_when_the_page_lacks_its_latest(client, trio):
+    game, *_people = trio
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    mover = by_seat[game.to_move_seat]
+    other = next(user for user in by_seat.values() if user != mover)
+    client.force_login(mover)
+
+    def draw(**chat_known):
+        data = {"source": "stock", "version": game.version, **chat_known}
+        answer = html(client.post(url("move_draw", game), data, **HTMX))
+        game.refresh_from_db()
+        return answer
+
+    answer = draw(c=0)  # the page has the chat as it is (empty): only the table comes back
+    assert 'id="table"' in answer and 'id="chat"' not in answer
+    chat.chat_post(game_id=game.pk, user=other, text="hurry up")
+    card = GameState.from_dict(game.state).hands[game.to_move_seat][0].token
+    data = {"card": card, "version": game.version, "c": 0}  # the page is a message behind
+    answer = html(client.post(url("move_discard", game), data, **HTMX))
+    assert 'id="table"' in answer and "c=1" in answer
+    chat_part = answer.split('<section id="chat"')[1]
+    assert 'hx-swap-oob="true"' in chat_part.split(">")[0] and "hurry up" in chat_part
+    # A form that does not say (the sort buttons) gets the chat too.
+    sorted_ = html(client.post(url("hand_sort", game), {"sort": "rank"}, **HTMX))
+    assert "hurry up" in sorted_ and 'hx-swap-oob="true"' in sorted_
+
+
+def test_a_spectator_is_brought_the_chat_when_the_host_opens_it(client, trio):
+    game, host, second, _third = trio
+    chat.chat_post(game_id=game.pk, user=second, text="now you see it")
+    client.force_login(UserFactory())
+    page = html(client.get(url("game", game)))
+    assert '<div id="chat" hidden' in page and "c=0" in page  # its place, empty
+    chat.game_set_chat_spectators(game_id=game.pk, user=host, open_to_them=True)
+    game.refresh_from_db()
+    answer = poll(client, game, v=game.version, c=0)
+    assert answer.status_code == 200 and "now you see it" in html(answer)
+    assert '<section id="chat" class="card chat"' in html(answer) and "c=1" in html(answer)
+    chat.game_set_chat_spectators(game_id=game.pk, user=host, open_to_them=False)
+    answer = poll(client, game, v=game.version, c=1)  # closed again: its place is emptied
+    assert '<div id="chat" hidden hx-swap-oob="true">' in html(answer)
+    assert "now you see it" not in html(answer)
 
 
 def test_a_waiting_message_is_news_on_the_table_and_the_dashboard_until_seen(client, trio):

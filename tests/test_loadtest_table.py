@@ -25,12 +25,13 @@ def test_a_turn_is_played_from_what_the_table_shows(client, duel):
     assert csrf_token(page)
     assert table.version == game.version and not table.over
     assert table.poll_url == f"{reverse('game_table', args=[game.pk])}?v={game.version}&c=0"
-    assert table.poll_seconds == 5
+    assert table.poll_seconds == 5 and table.chat == "0"
     assert "stock" in table.sources and table.discards == [] and table.go_out == []
 
     headers = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": csrf_token(page)}
-    data = {"source": "stock", "version": table.version}
+    data = {"source": "stock", "version": table.version, "c": table.chat}
     drawn = client.post(reverse("move_draw", args=[game.pk]), data, **headers)
+    assert 'id="chat"' not in drawn.content.decode()  # the page has the chat already
     table = parse_table(drawn.content.decode())
     game.refresh_from_db()
     assert table.version == game.version and table.sources == []
@@ -39,7 +40,7 @@ def test_a_turn_is_played_from_what_the_table_shows(client, duel):
     advised = table.advised_discard()
     assert dict(table.discards)[advised] == table.hint
 
-    data = {"card": advised, "version": table.version}
+    data = {"card": advised, "version": table.version, "c": table.chat}
     discarded = client.post(reverse("move_discard", args=[game.pk]), data, **headers)
     assert discarded.status_code == 200
     game.refresh_from_db()

@@ -279,3 +279,22 @@ def test_round_summary_and_hint_say_which_cards_are_melds_and_which_are_left_ove
     assert "Left over:" in summary.text() or "Melds:" in summary.text()
     (hint,) = page.find_all(lambda n: "hint" in n.classes())
     assert {"Melds:", "Left over:"} & {n.text() for n in hint.find_all(lambda n: n.tag == "span")}
+
+
+def test_the_last_rounds_summary_is_open_until_each_player_has_had_a_turn(client, duel):
+    game, by_seat = duel
+    rng = random.Random(11)
+
+    def summary_open() -> bool:
+        client.force_login(by_seat[0])
+        html = client.get(reverse("game", args=[game.pk])).content.decode()
+        (summary,) = parse(html).find_all(lambda n: "round-summary" in n.classes())
+        return "open" in summary.attrs
+
+    play(game, by_seat, rng, until=lambda g: g.round_index == 1)
+    assert summary_open()  # the round has just begun
+    turns = lambda g: GameState.from_dict(g.state).turns_played  # noqa: E731
+    play(game, by_seat, rng, until=lambda g: turns(g) == 1)
+    assert game.round_index == 1 and summary_open()  # one of two players has played
+    play(game, by_seat, rng, until=lambda g: turns(g) == 2)
+    assert game.round_index == 1 and not summary_open()  # each has: it folds away

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
-from ..engine.state import redact_record
+from ..engine.state import PILE_THREW, redact_record
 from ..models import Game, Move, Seat
 from ..presentation import (
     card_info,
@@ -81,9 +81,7 @@ def table(game: Game, seat: Seat | None) -> dict:
             "wild": rank_plural(result.wild_rank),
             "went_out": names[result.went_out] if result.went_out is not None else None,
             # Open the summary while the new round is young: a turn each at most.
-            "fresh": over
-            or Move.objects.filter(game=game, round_index=view.round_index).count()
-            < 2 * view.players,
+            "fresh": over or _turns_this_round(view) < view.players,
             "seats": [
                 {"name": names[i], "penalty": r.penalty,
                  "melds": [cards_info(m, result.wild_rank) for m in r.melds],
@@ -118,6 +116,11 @@ def table(game: Game, seat: Seat | None) -> dict:
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
         "rules_summary": rules_summary(view.rules),
     }
+
+
+def _turns_this_round(view) -> int:
+    """The turns played in the round so far: each ends with a card thrown to the pile."""
+    return sum(kind == PILE_THREW for _seat, kind, _card in view.pile_events)
 
 
 def _hint(view, discardable: set[str], ordered: list[Card]) -> dict:

@@ -110,13 +110,17 @@ def login_first(request, game_id):
     return to_login(request, request.get_full_path())
 
 
-def _page_context(request, game, seat, error=None):
+def _page_context(request, game, seat, error=None, *, partial=False):
     context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
     if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
         context.update(table.table(game, seat))
-        context["chat"] = chat.chat(game, seat, request.user)
-        context["chat_news"] = chat.news(context["chat"], seat)
         context["chat_version"] = viewer.chat_version(game, seat)
+        # A partial answer (a move's, a poll's) leaves out the chat the page holds (its `c`).
+        held = _count(request.POST.get("c", request.GET.get("c"))) if partial else None
+        if held != context["chat_version"]:
+            context["chat"] = chat.chat(game, seat, request.user)
+            context["chat_news"] = chat.news(context["chat"], seat)
+            context["chat_sent"] = True
         if context["bot_to_move"]:
             context["poll_seconds"] = BOT_POLL_SECONDS
     else:
@@ -131,10 +135,9 @@ def _page_context(request, game, seat, error=None):
 
 
 def _render_game(request, game, seat, *, status=200, error=None):
-    context = _page_context(request, game, seat, error)
-    template = "games/game.html"
-    if request.htmx and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
-        template += "#table"
+    partial = request.htmx and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
+    context = _page_context(request, game, seat, error, partial=partial)
+    template = "games/game.html#answer" if partial else "games/game.html"
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version, chat=game.chat_count)
@@ -171,7 +174,8 @@ def game_table(request, game_id):
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
-    return render(request, "games/game.html#table", _page_context(request, game, seat))
+    context = _page_context(request, game, seat, partial=True)
+    return render(request, "games/game.html#answer", context)
 
 
 def invite(request, code):
@@ -197,16 +201,28 @@ def _act(request, game_id, service, **kwargs):
     if not request.user.is_authenticated:
         return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
-        service(game_id=game_id, user=request.user, **kwargs)
+        result = service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
             return _render_error(request, _("There is no such game."), status=404)
         return _render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
-        game, seat = viewer.game_for_viewer(game_id, request.user)
+        game, seat = _as_left(result, request.user) or viewer.game_for_viewer(game_id, request.user)
         return _render_game(request, game, seat)
     return redirect("game", game_id=game_id)
+
+
+def _as_left(result, user) -> tuple[Game, object] | None:
+    """The game and the player's seat as a move left them (read with its seats under the
+    move's lock, services.move_play): the table answering the move needs no second look. None
+    for anything else (and for a move that ended the game: its page reads the results)."""
+    if not (isinstance(result, Game) and getattr(result, "seats_loaded", False)):
+        return None
+    if result.status != Game.Status.ACTIVE:
+        return None
+    seat = next((s for s in result.seats.all() if s.user_id == user.pk), None)
+    return (result, seat) if seat is not None else None
 
 
 def _render_error(request, message: str, *, status: int):

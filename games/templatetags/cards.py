@@ -8,8 +8,10 @@ per card made them a third of the table's rendering time.
     {% cards left kind="deadwood" %}      ... named "left over" (also "layoff", "shown")
 """
 
+from html import escape
+
 from django import template
-from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -24,17 +26,21 @@ GROUP_NAMES = {
 
 @register.simple_tag
 def card(info, small=False):
+    return mark_safe(_card_html(info, small))
+
+
+def _card_html(info, small) -> str:
+    """Built with the standard library's escape (what Django's does, without its lazy-string
+    checks, a fifth of a table's rendering time)."""
     classes = f"pc s{info.suit}" + " red" * info.red + " wild" * info.wild + " small" * bool(small)
-    return format_html(
-        '<span class="{}" data-card="{}" role="img" aria-label="{}">'
-        '<span class="r" aria-hidden="true">{}</span><span class="s" aria-hidden="true">{}</span>'
-        "{}</span>\n",  # the newline: the gap between cards, as the page's markup always had
-        classes,
-        info.token,
-        info.name,
-        info.rank,
-        info.symbol,
-        format_html('<span class="w" aria-hidden="true">{}</span>', _("wild")) if info.wild else "",
+    word = _("wild") if info.wild else ""  # (not inside the f-string: xgettext would miss it)
+    wild = f'<span class="w" aria-hidden="true">{escape(word)}</span>' if info.wild else ""
+    # The newline: the gap between cards, as the page's markup always had.
+    return (
+        f'<span class="{escape(classes)}" data-card="{escape(info.token)}" role="img" '
+        f'aria-label="{escape(info.name)}"><span class="r" aria-hidden="true">'
+        f'{escape(str(info.rank))}</span><span class="s" aria-hidden="true">'
+        f"{escape(info.symbol)}</span>{wild}</span>\n"
     )
 
 
@@ -42,9 +48,7 @@ def card(info, small=False):
 def cards(infos, kind=""):
     kind = kind or "meld"
     label = _(GROUP_NAMES[kind]) if kind in GROUP_NAMES else _("meld")
-    return format_html(
-        '<span class="{}" role="group" aria-label="{}">{}</span>\n',
-        kind,
-        label,
-        format_html_join("", "{}", ((card(info, small=True),) for info in infos)),
+    inside = "".join(_card_html(info, True) for info in infos)
+    return mark_safe(
+        f'<span class="{escape(kind)}" role="group" aria-label="{escape(label)}">{inside}</span>\n'
     )

@@ -45,8 +45,10 @@ from .models import (
     Seat,
 )
 from .notifications.outbox import game_over_queue, your_turn_queue
+from .notifications.presence import presence_due
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
+from .relaxed import relaxed_commit
 from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
 from .selectors.pauses import turn_deadline
 
@@ -457,9 +459,16 @@ def seat_set_hand_order(
 
 
 def seat_mark_seen(*, seat: Seat, version: int, chat: int | None = None) -> None:
-    """The player saw the table at `version`, and the chat's first `chat` messages."""
+    """The player saw the table at `version`, and the chat's first `chat` messages, and is at
+    the table now (presence): one write at most, which need not wait for the disk."""
     seen = {"seen_version": version} if seat.seen_version != version else {}
     if chat is not None and seat.seen_chat != chat:
         seen["seen_chat"] = chat
+    now = timezone.now()
+    if presence_due(seat, now):
+        seen["last_seen_at"] = now
     if seen:
-        Seat.objects.filter(pk=seat.pk).update(**seen)
+        with relaxed_commit():
+            Seat.objects.filter(pk=seat.pk).update(**seen)
+        for field, value in seen.items():
+            setattr(seat, field, value)

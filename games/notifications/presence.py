@@ -9,17 +9,26 @@ from django.conf import settings
 from django.utils import timezone
 
 from ..models import Seat
+from ..relaxed import relaxed_commit
 
 # Presence is written at most this often per seat (the table polls every 5 s while visible).
 PRESENCE_TOUCH_SECONDS = 10
 
 
+def presence_due(seat: Seat, now: datetime) -> bool:
+    """Whether the seat's presence is to be written again (one write per 10 s at most)."""
+    return not (
+        seat.last_seen_at and seat.last_seen_at > now - timedelta(seconds=PRESENCE_TOUCH_SECONDS)
+    )
+
+
 def seat_record_presence(*, seat: Seat, now: datetime | None = None) -> None:
-    """The player has this table open and visible (throttled: one write per 10 s at most)."""
+    """The player has this table open and visible (a write that need not wait for the disk)."""
     now = now or timezone.now()
-    if seat.last_seen_at and seat.last_seen_at > now - timedelta(seconds=PRESENCE_TOUCH_SECONDS):
+    if not presence_due(seat, now):
         return
-    Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
+    with relaxed_commit():
+        Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
     seat.last_seen_at = now
 
 

@@ -141,7 +141,6 @@ def _render_game(request, game, seat, *, status=200, error=None):
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version, chat=game.chat_count)
-        seat_record_presence(seat=seat)
     return response
 
 

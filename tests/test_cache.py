@@ -42,3 +42,17 @@ def test_a_player_plays_while_redis_is_down(redis_down, client):
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.version == 1
+
+
+def test_one_redis_client_serves_every_call(settings):
+    """Django's RedisCache built a new client per call; ours keeps one per connection pool."""
+    from django.core.cache import caches
+
+    cache = caches["default"]
+    if not hasattr(cache, "_cache") or "Redis" not in type(cache).__name__:
+        pytest.skip("the tests' cache is not Redis here")
+    client = cache._cache.get_client(write=True)
+    cache.set("one-client", 1)
+    assert cache.get("one-client") == 1
+    assert cache._cache.get_client(write=True) is client
+    assert cache._cache.get_client() is client  # one server: reads use the same pool

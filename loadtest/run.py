@@ -35,6 +35,7 @@ import psutil
 import psycopg
 import redis
 
+from loadtest.processes import Processes
 from loadtest.stats import percentile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,41 +67,6 @@ def say(text: str = "") -> None:
 
 
 # -- the servers -----------------------------------------------------------------------------
-
-
-class Processes:
-    """The processes this run started, each in its own session, stopped together."""
-
-    def __init__(self):
-        self.started: dict[str, subprocess.Popen] = {}
-
-    def start(self, name: str, args: list[str], env: dict, log: Path) -> subprocess.Popen:
-        with open(log, "ab") as out:
-            process = subprocess.Popen(
-                args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-        self.started[name] = process
-        return process
-
-    def check(self) -> None:
-        for name, process in self.started.items():
-            if process.poll() is not None:
-                raise RuntimeError(f"{name} exited with {process.returncode}: see its log")
-
-    def stop(self) -> None:
-        for process in self.started.values():
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 15
-        for process in self.started.values():
-            try:
-                process.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
-        self.started.clear()
 
 
 def database_recreate(url: str) -> None:
@@ -286,7 +252,7 @@ def run_once(args, env, processes, label, players, number, work: Path, base: str
         [PY, "-m", "locust", "-f", "loadtest/locustfile.py", "--headless", "--only-summary",
          "-u", str(players), "-r", str(spawn_rate), "-t", f"{ramp + args.warmup + args.seconds}s",
          "--host", base, "--stop-timeout", "5", "--loglevel", "WARNING"],
-        locust_env, work / "locust.log",
+        locust_env,
     )  # fmt: skip
     time.sleep(ramp + args.warmup)
     access_start = access_size(work)
@@ -294,14 +260,12 @@ def run_once(args, env, processes, label, players, number, work: Path, base: str
     sampler = Sampler({**groups, "locust (the players)": locust}, env["DATABASE_URL"])
     sampler.start()
     try:
-        locust.wait(timeout=args.seconds + 60)
+        locust.wait(args.seconds + 60)
     finally:
         sampler.done.set()
         sampler.join()
         processes.started.pop("locust", None)
-        if locust.poll() is None:
-            os.killpg(locust.pid, signal.SIGKILL)
-            locust.wait()
+        locust.kill()
     processes.check()
     results = json.loads(results_file.read_text())
     served = served_times(work / "access.log", access_start, access_size(work))
@@ -478,7 +442,7 @@ def main() -> None:
         "PYTHONPATH": str(ROOT),
         "LOG_LEVEL": "WARNING",
     }
-    processes = Processes()
+    processes = Processes(cwd=ROOT, log_dir=work)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally below
     try:
         say(
@@ -497,19 +461,19 @@ def main() -> None:
             [PY, "-m", "gunicorn", "config.wsgi", "--workers", str(args.workers),
              "--bind", f"127.0.0.1:{args.port}", "--graceful-timeout", "5",
              "--access-logfile", str(work / "access.log"), "--access-logformat", ACCESS_FORMAT],
-            env, work / "gunicorn.log",
+            env,
         )  # fmt: skip
         processes.start(
             "celery worker",
             [PY, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
              "--concurrency", str(args.celery_concurrency)],
-            env, work / "worker.log",
+            env,
         )  # fmt: skip
         processes.start(
             "celery beat",
             [PY, "-m", "celery", "-A", "config", "beat", "--loglevel", "WARNING",
              "--schedule", str(work / "celerybeat-schedule")],
-            env, work / "beat.log",
+            env,
         )  # fmt: skip
         subprocess.run(
             [*manage, "ensure_bots"], cwd=ROOT, env=env, check=True, stdout=subprocess.DEVNULL

@@ -1,14 +1,13 @@
-"""Private PostgreSQL and Redis servers, and processes of the app, that a fault test may stop,
-kill and start again without disturbing anything else on the machine: each server has its own
-port and its own folder, and listens on 127.0.0.1 only. `close()` always leaves nothing running."""
+"""Private PostgreSQL and Redis servers that a fault test may stop, kill and start again without
+disturbing anything else on the machine: each has its own port and its own folder, and listens on
+127.0.0.1 only. `close()` always leaves nothing running. (The app's own processes:
+loadtest/processes.py.)"""
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
@@ -113,53 +112,3 @@ class PrivatePostgres:
                 self.stop("immediate")
         finally:
             shutil.rmtree(self.folder, ignore_errors=True)
-
-
-class AppProcess:
-    """A process of the app (gunicorn, a Celery worker, beat) in a process group of its own, so
-    that a stop or a kill reaches its children too; its output goes to a log file."""
-
-    def __init__(self, name: str, argv: list[str], *, env: dict, cwd: Path, log_dir: Path):
-        self.name, self.argv, self.env, self.cwd = name, argv, env, cwd
-        self.log = log_dir / f"{name}.log"
-        self.process: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        with self.log.open("a") as out:
-            self.process = subprocess.Popen(
-                self.argv, cwd=self.cwd, env=self.env, stdout=out, stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )  # fmt: skip
-
-    def alive(self) -> bool:
-        return self.process is not None and self.process.poll() is None
-
-    def signal(self, number: int) -> None:
-        if self.alive():
-            os.killpg(self.process.pid, number)
-
-    def stop(self, timeout: float = 20) -> None:
-        if not self.alive():
-            return
-        self.signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-
-    def kill(self) -> None:
-        """SIGKILL to the whole group: nothing is cleaned up, as when the machine kills it."""
-        if self.process is None:
-            return
-        with contextlib.suppress(ProcessLookupError):  # the group outlives its leader
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def close(self) -> None:
-        """Stopped, and nothing of its group left behind (a killed worker's pool children)."""
-        self.stop()
-        self.kill()
-
-    def tail(self, lines: int = 60) -> str:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return "\n".join(text.splitlines()[-lines:])

@@ -25,7 +25,8 @@ import requests
 from psycopg import sql
 
 from games.engine import GameState, Rules, action_from_dict
-from tests.private_servers import AppProcess, PrivatePostgres, PrivateRedis, port_taken
+from loadtest.processes import AppProcess
+from tests.private_servers import PrivatePostgres, PrivateRedis, port_taken
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_PORT = 55432

@@ -14,14 +14,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cards import Card, make_deck
-from ..state import (
-    PILE_RESHUFFLED,
-    PILE_THREW,
-    PILE_TOOK,
-    PILE_TURNED,
-    PlayerView,
-    cached_discard_options,
-)
+from ..state import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
 from .base import related
 
 TOOK_WEIGHT = 2.0  # per related card taken
@@ -135,58 +128,3 @@ def sample_deal(
     stock = [card for card, live in zip(pool, alive, strict=True) if live]
     rng.shuffle(stock)
     return hands, stock[: view.stock_size]
-
-
-GREEDY_FEED_COST = 3  # what the greedy level pays not to feed the next seat (simple.GreedyBot)
-
-
-@dataclass(frozen=True, slots=True)
-class LastThrow:
-    """An opponent's last throw this round, as the greedy level would have chosen it: the card,
-    the face it could not throw (it had just taken that card), and the cards the seat after it
-    had taken and still held then (which the greedy level pays not to feed)."""
-
-    card: Card
-    barred: tuple[int, str] | None
-    wants: tuple[Card, ...]
-
-
-def last_throw(view: PlayerView, other: int) -> LastThrow | None:
-    """`other`'s last throw this round (None before its first)."""
-    following = (other + 1) % view.players
-    wants: list[Card] = []
-    found = None
-    took = None
-    for who, kind, card in view.pile_events:
-        if who == following:
-            if kind == PILE_TOOK:
-                wants.append(card)
-            elif kind == PILE_THREW and card in wants:
-                wants.remove(card)
-        if who != other:
-            continue
-        if kind == PILE_TOOK:
-            took = card
-        elif kind == PILE_THREW:
-            barred = (took.rank, took.suit) if took is not None else None
-            found = LastThrow(card, barred, tuple(wants))
-            took = None
-    return found
-
-
-def throws_greedily(hand: list[Card], throw: LastThrow, view: PlayerView) -> bool:
-    """Whether the greedy level, holding `hand` plus the card it threw, would have thrown it:
-    the test a sampled hand of a greedy opponent must pass."""
-    rules, wild = view.rules, view.wild_rank
-    full = [*hand, throw.card]
-    options = cached_discard_options(full, wild, rules)
-
-    def key(card: Card) -> tuple:
-        feeds = rules.is_wild(card, wild) or any(related(card, w, rules) for w in throw.wants)
-        return (options[card] + (GREEDY_FEED_COST if feeds else 0), -rules.penalty(card, wild))
-
-    allowed = [c for c in full if throw.barred is None or (c.rank, c.suit) != throw.barred]
-    if not allowed:
-        return True
-    best = min(key(c) for c in allowed)
-    return key(throw.card) == best

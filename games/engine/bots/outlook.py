@@ -21,7 +21,6 @@ reshuffled pile, which is known."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 
 from ..cards import Card
@@ -30,13 +29,10 @@ from .base import face, least_penalty, related
 from .knowledge import Knowledge, card_weights
 
 LOOKAHEAD = 1.0  # weight of the next draw's expected gain (see the module's docstring)
-SAMPLED_SHARE = 0.5  # with sampled hands given: their weight in a card's chance to be held
 OUT_BONUS = 5.0  # penalty points a draw that goes out is worth beyond a penalty of 0
 
 
-def draw_odds(
-    knowledge: Knowledge, view: PlayerView, sampled: dict[int, list] | None = None
-) -> list[tuple[Card, float]]:
+def draw_odds(knowledge: Knowledge, view: PlayerView) -> list[tuple[Card, float]]:
     """One card per unseen face, with the chance that the next stock card has that face."""
     if view.stock_size == 0:
         pool, chance = list(knowledge.pile[:-1]), [1.0] * max(0, len(knowledge.pile) - 1)
@@ -51,16 +47,8 @@ def draw_odds(
                 continue
             weights = card_weights(knowledge, other, view)
             total = sum(weights)
-            hands = (sampled or {}).get(other)
-            if hands:
-                counts = Counter(card for hand in hands for card in hand)
-                for i, (card, weight) in enumerate(zip(pool, weights, strict=True)):
-                    chance[i] -= (1 - SAMPLED_SHARE) * need * weight / total + (
-                        SAMPLED_SHARE * counts[card] / len(hands)
-                    )
-            else:
-                for i, weight in enumerate(weights):
-                    chance[i] -= need * weight / total
+            for i, weight in enumerate(weights):
+                chance[i] -= need * weight / total
     by_face: dict[tuple[int, str], list] = {}
     for card, p in zip(pool, chance, strict=True):
         entry = by_face.setdefault(face(card), [card, 0.0])
@@ -74,15 +62,9 @@ class Outlook:
 
     __slots__ = ("_values", "lookahead", "odds", "rules", "wild")
 
-    def __init__(
-        self,
-        view: PlayerView,
-        knowledge: Knowledge,
-        lookahead: float | None = None,
-        sampled: dict[int, list] | None = None,
-    ):
+    def __init__(self, view: PlayerView, knowledge: Knowledge, lookahead: float | None = None):
         self.rules, self.wild = view.rules, view.wild_rank
-        self.odds = draw_odds(knowledge, view, sampled)
+        self.odds = draw_odds(knowledge, view)
         self.lookahead = LOOKAHEAD if lookahead is None else lookahead
         self._values: dict[tuple, float] = {}
 

@@ -231,23 +231,40 @@ def test_the_outlook_prices_every_possible_draw_as_the_solver_does(steps, player
     assert outlook.after_draw(hand) == pytest.approx(expected)
 
 
-def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
-    # The 2C and the 2D leave the same hand value; seat 1 took the 3C and holds the 4C, so the
-    # 2C would give it a run: priced on seat 1's sampled hands, the 2C stays home.
+def feeding_view():
+    """The 2C and the 2D leave the same hand value; seat 1 took the 3C and holds the 4C, so the
+    2C would give it a run."""
     state = make_state(["8H 9H 10H 2D 2C", "4C 10D QS KD 5S"], discard="8S 3C", to_move=1,
                        round_index=2, stock="AS")  # fmt: skip
     state.apply(Draw(1, "discard"))
     state.apply(Discard(1, Card(13, "D")))
     state.apply(Draw(0, "stock"))
-    view = state.view(0)
+    return state.view(0)
+
+
+def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
+    # With the charge on (games of three or more; two-player games play without it), priced
+    # on seat 1's sampled hands, the 2C stays home.
+    view = feeding_view()
+    monkeypatch.setattr(hard, "FEED_WEIGHT_TWO_PLAYERS", hard.FEED_WEIGHT)
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
-    monkeypatch.setattr(hard, "FEED_WEIGHT", 0.0)
+    monkeypatch.setattr(hard, "FEED_WEIGHT_TWO_PLAYERS", 0.0)
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "C"))
 
 
+def test_two_player_hard_does_not_price_what_a_discard_gives():
+    """In two-player games the feed charge lost in tournaments (README): the default plays the
+    best outlook, and samples no hands for it."""
+    assert hard.FEED_WEIGHT_TWO_PLAYERS == 0.0
+    rng = random.Random(0)
+    assert tiny_hard().choose(feeding_view(), rng) == Discard(0, Card(2, "C"))
+    assert rng.random() == random.Random(0).random()  # nothing drawn from the stream
+
+
 def test_out_of_time_hard_keeps_the_best_candidate_valued_so_far():
-    """The budget is a cap: at 0 s the greedy-first candidate is the only one valued."""
-    state = mid_round_view(steps=9, players=2)
+    """The budget is a cap: at 0 s the greedy-first candidate is the only one valued. (A
+    three-player view: hard's choice there differs from the greedy one.)"""
+    state = mid_round_view(steps=11, players=3)
     if state.phase == "draw":
         state.apply(Draw(state.to_move, "stock"))
     view = state.view(state.to_move)

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
-from games.engine.bots.knowledge import knowledge_of, sample_deal
+from games.engine.bots.knowledge import knowledge_of, sample_deal, sample_hands, threw_greedily
 from games.engine.bots.outlook import OUT_BONUS, Outlook
 from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
@@ -243,22 +243,42 @@ def feeding_view():
 
 
 def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
-    # With the charge on (games of three or more; two-player games play without it), priced
-    # on seat 1's sampled hands, the 2C stays home.
+    # With the charge on (games of three or more), priced on seat 1's sampled hands, the 2C
+    # stays home; with neither the charge nor the bait the two leave the same value.
     view = feeding_view()
+    monkeypatch.setattr(hard, "BAIT", 0.0)
     monkeypatch.setattr(hard, "FEED_WEIGHT_TWO_PLAYERS", hard.FEED_WEIGHT)
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
     monkeypatch.setattr(hard, "FEED_WEIGHT_TWO_PLAYERS", 0.0)
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "C"))
 
 
-def test_two_player_hard_does_not_price_what_a_discard_gives():
-    """In two-player games the feed charge lost in tournaments (README): the default plays the
-    best outlook, and samples no hands for it."""
-    assert hard.FEED_WEIGHT_TWO_PLAYERS == 0.0
-    rng = random.Random(0)
-    assert tiny_hard().choose(feeding_view(), rng) == Discard(0, Card(2, "C"))
-    assert rng.random() == random.Random(0).random()  # nothing drawn from the stream
+def test_two_player_hard_baits_the_other_seat_with_a_card_it_would_only_swap_in():
+    """In two-player games nothing is charged for what a discard gives (it lost in
+    tournaments, README), but a card the other seat would take only to lower its penalty
+    earns the bait: the 2D melds with nothing seat 1 is known to hold, the 2C makes it a run."""
+    assert hard.FEED_WEIGHT_TWO_PLAYERS == 0.0 and hard.BAIT > 0
+    view = feeding_view()
+    held = [Card(3, "C"), Card(12, "S")]
+    assert hard._answer(held, Card(2, "D"), view.wild_rank, view.rules) == (8, False)
+    assert hard._answer(held, Card(2, "C"), view.wild_rank, view.rules) == (8, True)
+    assert hard._answer(held, Card(13, "H"), view.wild_rank, view.rules) == (0, False)
+    assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
+
+
+def test_sampled_hands_are_read_against_the_last_throw():
+    """Of the sampled hands, those in which the seat's last throw left it the least penalty
+    come first; the known cards stay where they are."""
+    view = feeding_view()
+    knowledge = knowledge_of(view)
+    assert knowledge.last_threw == (None, Card(13, "D"))
+    hands = sample_hands(knowledge, view, 1, 8, random.Random(0))
+    assert len(hands) == 8
+    for hand in hands:
+        assert Card(3, "C") in hand and len(hand) == view.card_counts[1]
+        assert threw_greedily(hand, Card(13, "D"), view)
+    kings = [Card(3, "C"), Card(13, "H"), Card(13, "C"), Card(4, "D"), Card(6, "H")]
+    assert not threw_greedily(kings, Card(13, "D"), view)  # it broke up a set of kings
 
 
 def test_out_of_time_hard_keeps_the_best_candidate_valued_so_far():

@@ -5,12 +5,15 @@ next seat's answer to a discard priced on hands sampled from what it did.
   turns); of the ways to go out it throws the card the others are least likely to want.
 - Discard: of the CANDIDATES best cards by the greedy measure (penalty left), the one whose loss
   leaves the hand with the best outlook (outlook.py: the penalty expected after the next draw),
-  plus what the card gives the next seat: its hand is sampled FEED_SAMPLES times from the unseen
-  cards, weighted by what it took, threw and let lie (knowledge.py), and the card is charged the
-  mean amount by which taking it would lower that hand's penalty (shared among the opponents).
-  Not in a two-player game: there the charge lost (README, "Tournament figures": without it
-  hard's mean margin over medium grew by 3 to 6 points a game on three seeds, and charging
-  twice as much, or paying to feed, lost more), so a two-player discard is the best outlook.
+  plus the next seat's answer to it. Its hand is sampled FEED_SAMPLES times from the unseen
+  cards, weighted by what it took, threw and let lie, and read against its last throw
+  (knowledge.sample_hands). In games of three or more a card is charged the mean amount by
+  which taking it would lower that hand's penalty (shared among the opponents). In a two-player
+  game a card the other seat would take only to lower its penalty (it melds with nothing there:
+  a cheap card for a costly one) earns BAIT points for each sampled hand that takes it: the
+  taker gives up its draw from the stock, the card that could have completed a meld (README,
+  "Tournament figures": hard's share of games below medium rose by about 6 points; charging
+  a two-player discard for what it gives lost).
 - Draw: the top discard when the best hand it makes (after the best of the CANDIDATES discards
   of another face) has a better outlook than the hand now after the gain a stock draw is
   expected to bring.
@@ -18,11 +21,12 @@ next seat's answer to a discard priced on hands sampled from what it did.
   expectation over the unseen cards and throws the card that leaves the least.
 
 Budget: each choice is a bounded amount of work (at most CANDIDATES + 1 hands valued against
-every unseen face, and CANDIDATES x FEED_SAMPLES solver calls), a few to a few hundred
-milliseconds; the same view and random stream always give the same action. `seconds` (1 s by
-default, BOT_HARD_SECONDS) is a cap only: with `time_cap` on, a choice that runs past it keeps
-the best candidate valued so far (the greedy one is always valued first). That is the only way
-the clock can change a choice; tests turn it off.
+every unseen face, SAMPLE_POOL x FEED_SAMPLES solver calls to read the sampled hands and
+CANDIDATES x FEED_SAMPLES to price them), a few to a few hundred milliseconds; the same view and
+random stream always give the same action. `seconds` (1 s by default, BOT_HARD_SECONDS) is a
+cap only: with `time_cap` on, a choice that runs past it keeps the best candidate valued so far
+(the greedy one is always valued first). That is the only way the clock can change a choice;
+tests turn it off.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from collections import Counter
 from ..rules import Rules
 from ..state import Action, Discard, Draw, GoOut, PlayerView, cached_discard_options
 from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
-from .knowledge import card_weights, knowledge_of, sample_deal
+from .knowledge import knowledge_of, sample_hands
 from .outlook import Outlook
 from .simple import ranked_discards
 
@@ -42,6 +46,7 @@ CANDIDATES = 6  # discards weighed by their outlook: the best by penalty left, d
 FEED_SAMPLES = 8  # hands of the next seat sampled to price what a discard gives it
 FEED_WEIGHT = 1.0  # the next seat's gain against its own, divided among the opponents
 FEED_WEIGHT_TWO_PLAYERS = 0.0  # the same in a two-player game (see the module's docstring)
+BAIT = 6.0  # two players: points for each sampled hand that takes a card only to swap it in
 
 
 class HardBot:
@@ -94,19 +99,19 @@ class HardBot:
         outlook = Outlook(view, knowledge)
         rules, wild, hand = view.rules, view.wild_rank, list(view.hand)
         following = (view.seat + 1) % view.players
-        feed_weight = FEED_WEIGHT_TWO_PLAYERS if view.players == 2 else FEED_WEIGHT
-        weights = {following: card_weights(knowledge, following, view)}
-        hands = [
-            sample_deal(knowledge, view, weights, [following], rng)[0][following]
-            for _ in range(FEED_SAMPLES if feed_weight else 0)
-        ]
-        share = feed_weight / (view.players - 1) / max(1, len(hands))
+        hands = sample_hands(knowledge, view, following, FEED_SAMPLES, rng)
+        two = view.players == 2
+        feed = (FEED_WEIGHT_TWO_PLAYERS if two else FEED_WEIGHT) / (view.players - 1)
+        bait = BAIT if two else 0.0
         scored = []
         for _left, card in _shortlist(ranked_discards(view)):
             if scored and self._out_of_time(started):
                 break
-            gain = sum(_gain(other, card, wild, rules) for other in hands)
-            cost = outlook.value(_without(hand, card)) + share * gain
+            charge = 0.0
+            for other in hands:
+                gain, melds = _answer(other, card, wild, rules)
+                charge += feed * gain - (bait if gain and not melds else 0.0)
+            cost = outlook.value(_without(hand, card)) + charge / len(hands)
             scored.append((cost, -rules.penalty(card, wild), card))
         self.last_valued = outlook.valued
         return Discard(view.seat, min(scored)[2])
@@ -166,9 +171,12 @@ def _shortlist(ranked: list) -> list:
     return kept[:CANDIDATES]
 
 
-def _gain(hand: list, card, wild: int, rules: Rules) -> int:
-    """How much taking `card` lowers `hand`'s least penalty (after the best discard of another
-    face): what throwing it gives the seat that holds `hand`."""
+def _answer(hand: list, card, wild: int, rules: Rules) -> tuple[int, bool]:
+    """The seat holding `hand`, offered `card`: how much taking it lowers the hand's least
+    penalty (after the best discard of another face; 0: it would not take it), and whether
+    the card can meld with the hand (a wild, or related to a card in it)."""
     options = cached_discard_options((*hand, card), wild, rules)
     after = min((left for c, left in options.items() if face(c) != face(card)), default=None)
-    return 0 if after is None else max(0, least_penalty(hand, wild, rules) - after)
+    gain = 0 if after is None else max(0, least_penalty(hand, wild, rules) - after)
+    melds = rules.is_wild(card, wild) or any(related(card, held, rules) for held in hand)
+    return gain, melds

@@ -5,7 +5,8 @@ which cards each opponent took from it and still holds, and which faces each opp
 passed over. The rest of the deck is unseen: it is in the stock or in the opponents' hands.
 Sampled hands put the known cards where they are, then deal the unseen cards weighted by what
 each opponent did: cards related (same rank, or suit neighbours) to what it took are likelier in
-its hand, cards related to what it threw or let pass are less likely."""
+its hand, cards related to what it threw or let pass are less likely; and of those, the hands in
+which its last throw was the greedy one are kept first (sample_hands)."""
 
 from __future__ import annotations
 
@@ -14,12 +15,20 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cards import Card, make_deck
-from ..state import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
+from ..state import (
+    PILE_RESHUFFLED,
+    PILE_THREW,
+    PILE_TOOK,
+    PILE_TURNED,
+    PlayerView,
+    cached_discard_options,
+)
 from .base import related
 
 TOOK_WEIGHT = 2.0  # per related card taken
 THREW_WEIGHT = 0.6  # per related card thrown
 PASSED_WEIGHT = 0.85  # per related top card left lying (drew from the stock instead)
+SAMPLE_POOL = 6  # sample_hands: hands sampled per hand kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +39,7 @@ class Knowledge:
     held: tuple[tuple[Card, ...], ...]  # per seat: cards known to be in that hand (own: all)
     took: tuple[tuple[Card, ...], ...]  # per seat: cards taken from the pile this round
     dropped: tuple[tuple[Card, ...], ...]  # per seat: cards thrown or passed over this round
+    last_threw: tuple[Card | None, ...]  # per seat: the card it threw last this round
 
 
 def knowledge_of(view: PlayerView) -> Knowledge:
@@ -39,6 +49,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     took: list[list[Card]] = [[] for _ in range(players)]
     dropped: list[list[Card]] = [[] for _ in range(players)]
     drew_from_pile = [False] * players
+    last_threw: list[Card | None] = [None] * players
     for who, kind, card in view.pile_events:
         if kind in (PILE_TURNED, PILE_RESHUFFLED):
             pile = [card]
@@ -55,6 +66,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             if card in held[who]:
                 held[who].remove(card)
             dropped[who].append(card)
+            last_threw[who] = card
             pile.append(card)
     if view.top_discard is not None and (not pile or pile[-1] != view.top_discard):
         pile = [view.top_discard]  # no log (an older snapshot): only the top card is known
@@ -76,6 +88,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         held=tuple(tuple(h) for h in held),
         took=tuple(tuple(t) for t in took),
         dropped=tuple(tuple(d) for d in dropped),
+        last_threw=tuple(last_threw),
     )
 
 
@@ -128,3 +141,26 @@ def sample_deal(
     stock = [card for card, live in zip(pool, alive, strict=True) if live]
     rng.shuffle(stock)
     return hands, stock[: view.stock_size]
+
+
+def threw_greedily(hand: list[Card], thrown: Card, view: PlayerView) -> bool:
+    """Whether `thrown` was a card that left `hand` + `thrown` its least penalty."""
+    options = cached_discard_options((*hand, thrown), view.wild_rank, view.rules)
+    return options[thrown] <= min(options.values())
+
+
+def sample_hands(
+    knowledge: Knowledge, view: PlayerView, seat: int, count: int, rng: random.Random
+) -> list[list[Card]]:
+    """`count` hands of `seat`, drawn as `sample_deal` draws them, read against the card it
+    threw last: of SAMPLE_POOL times as many samples, those in which that throw was a greedy
+    one (the card that left the least penalty), as most players' throws are. When none is,
+    the first samples as they came."""
+    weights = {seat: card_weights(knowledge, seat, view)}
+    pool = [
+        sample_deal(knowledge, view, weights, [seat], rng)[0][seat]
+        for _ in range(count * SAMPLE_POOL)
+    ]
+    thrown = knowledge.last_threw[seat]
+    kept = [hand for hand in pool if threw_greedily(hand, thrown, view)] if thrown else []
+    return (kept or pool)[:count]

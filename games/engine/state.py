@@ -26,12 +26,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Literal
 
 from .cards import Card, make_deck, shuffled
-from .melds import arrange, discard_options
+from .melds import arrange
 from .rules import Rules
+from .solver_memo import cached_discard_options
+from .tokens import card_of, cards_of, melds_from_json, melds_to_json, token_of, tokens_of
 
 STATE_FORMAT = 1
 PHASE_DRAW = "draw"
@@ -80,7 +81,7 @@ class Discard:
     card: Card
 
     def to_dict(self) -> dict:
-        return {"type": "discard", "seat": self.seat, "card": _token(self.card)}
+        return {"type": "discard", "seat": self.seat, "card": token_of(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +90,7 @@ class GoOut:
     card: Card
 
     def to_dict(self) -> dict:
-        return {"type": "go_out", "seat": self.seat, "card": _token(self.card)}
+        return {"type": "go_out", "seat": self.seat, "card": token_of(self.card)}
 
 
 Action = Draw | Discard | GoOut
@@ -113,72 +114,7 @@ def action_from_dict(data: Mapping) -> Action:
     raise RuleError(gettext_noop("That is not a move of this game."))
 
 
-# -- solver access, memoized: bots and the state ask the same questions about the same hand -------
-
-
-# Cards' own ordering and hash are Python-level (a dataclass's): a hand is sorted and keyed by
-# the C-level tuples of their fields instead, which took a remembered answer from 40 to 9 us
-# (bots' searches ask for the same hands again and again).
-CARD_KEY = attrgetter("rank", "suit", "copy")
-_OPTIONS: dict[tuple, dict[Card, int]] = {}
-_OPTIONS_LIMIT = 65536
-
-
-def hand_key(hand: Iterable[Card]) -> tuple:
-    """A hashable key for the multiset of cards `hand` (order ignored), cheap to build."""
-    return tuple(sorted(map(CARD_KEY, hand)))
-
-
-def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -> dict[Card, int]:
-    """`melds.discard_options`, remembered per hand. The result is shared: do not mutate it."""
-    hand = list(hand)
-    key = (hand_key(hand), wild_rank, rules)
-    found = _OPTIONS.get(key)
-    if found is None:
-        if len(_OPTIONS) >= _OPTIONS_LIMIT:
-            _OPTIONS.clear()
-        found = _OPTIONS[key] = discard_options(sorted(hand, key=CARD_KEY), wild_rank, rules)
-    return found
-
-
 # -- results ---------------------------------------------------------------------------------------
-
-
-_TOKEN_OF: dict[Card, str] = {}  # serialization is hot (a view per request): remember tokens
-_CARD_OF: dict[str, Card] = {}
-
-
-def _token(card: Card) -> str:
-    token = _TOKEN_OF.get(card)
-    if token is None:
-        token = _TOKEN_OF[card] = card.token
-    return token
-
-
-def _tokens(cards: Iterable[Card]) -> list[str]:
-    get = _TOKEN_OF.get
-    return [get(card) or _token(card) for card in cards]
-
-
-def _card(token: str) -> Card:
-    card = _CARD_OF.get(token)
-    if card is None:
-        card = Card.from_token(token)
-        if len(_CARD_OF) < 4096:  # junk tokens are refused by from_token; the rest are few
-            _CARD_OF[token] = card
-    return card
-
-
-def _cards(tokens: Iterable[str]) -> list[Card]:
-    return [_card(token) for token in tokens]
-
-
-def _melds_to_json(melds: Iterable[Iterable[Card]]) -> list[list[str]]:
-    return [_tokens(meld) for meld in melds]
-
-
-def _melds_from_json(data: Iterable[Iterable[str]]) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(_cards(meld)) for meld in data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,11 +126,11 @@ class Layoff:
     cards: tuple[Card, ...]
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "meld": self.meld, "cards": _tokens(self.cards)}
+        return {"seat": self.seat, "meld": self.meld, "cards": tokens_of(self.cards)}
 
     @classmethod
     def from_dict(cls, data: Mapping) -> Layoff:
-        return cls(data["seat"], data["meld"], tuple(_cards(data["cards"])))
+        return cls(data["seat"], data["meld"], tuple(cards_of(data["cards"])))
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,20 +146,20 @@ class SeatResult:
     def to_dict(self) -> dict:
         return {
             "penalty": self.penalty,
-            "melds": _melds_to_json(self.melds),
-            "deadwood": _tokens(self.deadwood),
+            "melds": melds_to_json(self.melds),
+            "deadwood": tokens_of(self.deadwood),
             "layoffs": [layoff.to_dict() for layoff in self.layoffs],
-            "hand": _tokens(self.hand),
+            "hand": tokens_of(self.hand),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping) -> SeatResult:
         return cls(
             penalty=data["penalty"],
-            melds=_melds_from_json(data["melds"]),
-            deadwood=tuple(_cards(data["deadwood"])),
+            melds=melds_from_json(data["melds"]),
+            deadwood=tuple(cards_of(data["deadwood"])),
             layoffs=tuple(Layoff.from_dict(item) for item in data["layoffs"]),
-            hand=tuple(_cards(data["hand"])),
+            hand=tuple(cards_of(data["hand"])),
         )
 
 
@@ -295,10 +231,10 @@ class MoveRecord:
             "seat": self.seat,
             "type": self.type,
             "source": self.source,
-            "card": _token(self.card),
+            "card": token_of(self.card),
             "round_index": self.round_index,
             "action_index": self.action_index,
-            "melds": _melds_to_json(self.melds),
+            "melds": melds_to_json(self.melds),
             "layoffs": [layoff.to_dict() for layoff in self.layoffs],
             "reshuffled": self.reshuffled,
             "round_ended": self.round_ended,
@@ -364,15 +300,15 @@ class PlayerView:
             "dealer": self.dealer,
             "to_move": self.to_move,
             "phase": self.phase,
-            "hand": None if self.hand is None else _tokens(self.hand),
-            "top_discard": None if self.top_discard is None else _token(self.top_discard),
+            "hand": None if self.hand is None else tokens_of(self.hand),
+            "top_discard": None if self.top_discard is None else token_of(self.top_discard),
             "stock_size": self.stock_size,
             "card_counts": list(self.card_counts),
-            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
+            "shown_melds": [melds_to_json(melds) for melds in self.shown_melds],
             "went_out": self.went_out,
             "last_turns": self.last_turns,
             "drawn_from_discard": (
-                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
+                None if self.drawn_from_discard is None else token_of(self.drawn_from_discard)
             ),
             "scores": [list(round_scores) for round_scores in self.scores],
             "round_results": [result.to_dict() for result in self.round_results],
@@ -385,11 +321,11 @@ class PlayerView:
 
 
 def _pile_events_to_json(events: Iterable[PileEvent]) -> list[list]:
-    return [[seat, kind, _token(card)] for seat, kind, card in events]
+    return [[seat, kind, token_of(card)] for seat, kind, card in events]
 
 
 def _pile_events_from_json(data: Iterable[Sequence]) -> list[PileEvent]:
-    return [(seat, kind, _card(token)) for seat, kind, token in data]
+    return [(seat, kind, card_of(token)) for seat, kind, token in data]
 
 
 # -- the state machine -----------------------------------------------------------------------------
@@ -503,7 +439,7 @@ class GameState:
     def _can_draw_from_stock(self) -> bool:
         return bool(self.stock) or len(self.discard_pile) > 1
 
-    def _going_out_cards(self, hand: Sequence[Card]) -> list[Card]:
+    def _going_outcards_of(self, hand: Sequence[Card]) -> list[Card]:
         options = cached_discard_options(hand, self.wild_rank, self.rules)
         return [card for card in hand if options[card] == 0 and not self._is_thrown_back(card)]
 
@@ -522,7 +458,7 @@ class GameState:
             hand = self.hands[seat]
             actions = [Discard(seat, card) for card in hand if not self._is_thrown_back(card)]
             if not self.last_turns:
-                actions += [GoOut(seat, card) for card in self._going_out_cards(hand)]
+                actions += [GoOut(seat, card) for card in self._going_outcards_of(hand)]
             return actions
         return []
 
@@ -569,7 +505,7 @@ class GameState:
                         "turn."
                     )
                 )
-            if action.card not in self._going_out_cards(self.hands[action.seat]):
+            if action.card not in self._going_outcards_of(self.hands[action.seat]):
                 raise RuleError(
                     gettext_noop(
                         "You cannot go out: the rest of your hand must form melds "
@@ -787,13 +723,13 @@ class GameState:
             "round_index": self.round_index,
             "to_move": self.to_move,
             "phase": self.phase,
-            "hands": [_tokens(hand) for hand in self.hands],
-            "stock": _tokens(self.stock),
-            "discard_pile": _tokens(self.discard_pile),
+            "hands": [tokens_of(hand) for hand in self.hands],
+            "stock": tokens_of(self.stock),
+            "discard_pile": tokens_of(self.discard_pile),
             "went_out": self.went_out,
-            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
+            "shown_melds": [melds_to_json(melds) for melds in self.shown_melds],
             "drawn_from_discard": (
-                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
+                None if self.drawn_from_discard is None else token_of(self.drawn_from_discard)
             ),
             "turns_played": self.turns_played,
             "reshuffles": self.reshuffles,
@@ -816,13 +752,13 @@ class GameState:
         state.round_index = data["round_index"]
         state.to_move = data["to_move"]
         state.phase = data["phase"]
-        state.hands = [_cards(hand) for hand in data["hands"]]
-        state.stock = _cards(data["stock"])
-        state.discard_pile = _cards(data["discard_pile"])
+        state.hands = [cards_of(hand) for hand in data["hands"]]
+        state.stock = cards_of(data["stock"])
+        state.discard_pile = cards_of(data["discard_pile"])
         state.went_out = data["went_out"]
-        state.shown_melds = [[_cards(meld) for meld in melds] for melds in data["shown_melds"]]
+        state.shown_melds = [[cards_of(meld) for meld in melds] for melds in data["shown_melds"]]
         taken = data["drawn_from_discard"]
-        state.drawn_from_discard = None if taken is None else _card(taken)
+        state.drawn_from_discard = None if taken is None else card_of(taken)
         state.turns_played = data["turns_played"]
         state.reshuffles = data["reshuffles"]
         state.pending_results = [

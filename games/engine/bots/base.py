@@ -10,15 +10,8 @@ from typing import Protocol
 from ..cards import Card
 from ..melds import arrange
 from ..rules import Rules
-from ..state import (
-    CARD_KEY,
-    Action,
-    PlayerView,
-    RuleError,
-    cached_discard_options,
-    gettext_noop,
-    hand_key,
-)
+from ..solver_memo import CARD_KEY, cached_discard_options, hand_key
+from ..state import Action, PlayerView, RuleError, gettext_noop
 
 
 class Bot(Protocol):

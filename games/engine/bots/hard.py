@@ -32,7 +32,8 @@ import time
 from collections import Counter
 
 from ..rules import Rules
-from ..state import Action, Discard, Draw, GoOut, PlayerView, cached_discard_options
+from ..solver_memo import cached_discard_options
+from ..state import Action, Discard, Draw, GoOut, PlayerView
 from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
 from .knowledge import card_weights, knowledge_of, sample_deal
 from .outlook import Outlook

@@ -28,7 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .actions import Action, Discard, Draw, GoOut, action_from_dict
 from .cards import Card, make_deck, shuffled
+from .errors import RuleError, gettext_noop
 from .melds import arrange
 from .rules import Rules
 from .solver_memo import cached_discard_options
@@ -38,80 +40,12 @@ STATE_FORMAT = 1
 PHASE_DRAW = "draw"
 PHASE_DISCARD = "discard"
 PHASE_GAME_OVER = "game_over"
-SOURCES = ("stock", "discard")
 # What everyone at the table saw happen to the discard pile this round, as (seat, kind, card):
 # "turned" (seat None) the card turned up at the deal, "took" a draw from the pile, "threw" a
 # discard (going out included), "reshuffled" (seat None, the card left on top) when the pile
 # below its top became the new stock. A player may keep this log by watching; bots read it.
 PILE_TURNED, PILE_TOOK, PILE_THREW, PILE_RESHUFFLED = "turned", "took", "threw", "reshuffled"
 PileEvent = tuple[int | None, str, Card]
-
-
-def gettext_noop(message: str) -> str:
-    """Marks a message for translation (Django's makemessages finds it by this name) without
-    importing Django: the app translates RuleError.template and fills in RuleError.params."""
-    return message
-
-
-class RuleError(Exception):
-    """An action the rules forbid; the message is for the player and names the rule.
-    `template` is the untranslated message with %(name)s places, `params` fill them."""
-
-    def __init__(self, template: str, **params):
-        self.template = template
-        self.params = params
-        super().__init__(template % params if params else template)
-
-
-# -- actions ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    seat: int
-    source: Literal["stock", "discard"]
-
-    def to_dict(self) -> dict:
-        return {"type": "draw", "seat": self.seat, "source": self.source}
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: int
-    card: Card
-
-    def to_dict(self) -> dict:
-        return {"type": "discard", "seat": self.seat, "card": token_of(self.card)}
-
-
-@dataclass(frozen=True, slots=True)
-class GoOut:
-    seat: int
-    card: Card
-
-    def to_dict(self) -> dict:
-        return {"type": "go_out", "seat": self.seat, "card": token_of(self.card)}
-
-
-Action = Draw | Discard | GoOut
-
-
-def action_from_dict(data: Mapping) -> Action:
-    """The inverse of `action.to_dict()`; junk raises RuleError."""
-    try:
-        kind, seat = data["type"], data["seat"]
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TypeError
-        if kind == "draw":
-            if data["source"] not in SOURCES:
-                raise ValueError
-            return Draw(seat, data["source"])
-        if kind in ("discard", "go_out"):
-            card = Card.from_token(data["card"])
-            return Discard(seat, card) if kind == "discard" else GoOut(seat, card)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        pass
-    raise RuleError(gettext_noop("That is not a move of this game."))
 
 
 # -- results ---------------------------------------------------------------------------------------

@@ -7,11 +7,13 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from ..actions import Action
 from ..cards import Card
+from ..errors import RuleError, gettext_noop
 from ..melds import arrange
 from ..rules import Rules
 from ..solver_memo import CARD_KEY, cached_discard_options, hand_key
-from ..state import Action, PlayerView, RuleError, gettext_noop
+from ..state import PlayerView
 
 
 class Bot(Protocol):

@@ -18,8 +18,9 @@ from .bots import (
 from .cards import Card, make_deck, parse_card, parse_cards
 from .errors import RuleError
 from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
+from .results import MoveRecord, RoundResult, SeatResult
 from .rules import Rules
-from .state import GameState, MoveRecord, PlayerView, RoundResult, SeatResult
+from .state import GameState, PlayerView
 
 __all__ = ["Card", "Rules", "make_deck", "parse_card", "parse_cards"]
 __all__ += [

@@ -20,7 +20,8 @@ from .errors import RuleError
 from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
 from .results import MoveRecord, RoundResult, SeatResult
 from .rules import Rules
-from .state import GameState, PlayerView
+from .state import GameState
+from .view import PlayerView
 
 __all__ = ["Card", "Rules", "make_deck", "parse_card", "parse_cards"]
 __all__ += [

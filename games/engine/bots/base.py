@@ -13,7 +13,7 @@ from ..errors import RuleError, gettext_noop
 from ..melds import arrange
 from ..rules import Rules
 from ..solver_memo import CARD_KEY, cached_discard_options, hand_key
-from ..state import PlayerView
+from ..view import PlayerView
 
 
 class Bot(Protocol):

@@ -34,7 +34,7 @@ from collections import Counter
 from ..actions import Action, Discard, Draw, GoOut
 from ..rules import Rules
 from ..solver_memo import cached_discard_options
-from ..state import PlayerView
+from ..view import PlayerView
 from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
 from .knowledge import card_weights, knowledge_of, sample_deal
 from .outlook import Outlook

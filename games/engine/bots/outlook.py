@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 from ..cards import Card
 from ..solver_memo import cached_discard_options
-from ..state import PlayerView
+from ..view import PlayerView
 from .base import face, least_penalty, related
 from .knowledge import Knowledge, card_weights
 

@@ -2,6 +2,7 @@
 
 A game is fully determined by (rules, number of players, seed, actions)."""
 
+from .actions import Action, Discard, Draw, GoOut, action_from_dict
 from .bots import (
     AUTOPILOT_LEVEL,
     BOTS,
@@ -15,21 +16,12 @@ from .bots import (
     simulate_game,
 )
 from .cards import Card, make_deck, parse_card, parse_cards
+from .errors import RuleError
 from .melds import Arrangement, arrange, can_go_out, discard_options, is_meld
+from .results import MoveRecord, RoundResult, SeatResult
 from .rules import Rules
-from .state import (
-    Action,
-    Discard,
-    Draw,
-    GameState,
-    GoOut,
-    MoveRecord,
-    PlayerView,
-    RoundResult,
-    RuleError,
-    SeatResult,
-    action_from_dict,
-)
+from .state import GameState
+from .view import PlayerView
 
 __all__ = ["Card", "Rules", "make_deck", "parse_card", "parse_cards"]
 __all__ += [

@@ -1,5 +1,5 @@
-"""The game state machine of Three Thirteen: deal, draw, discard, go out, last turns, scoring, and
-what each seat may see.
+"""The game state machine of Three Thirteen: deal, draw, discard, go out, last turns, scoring;
+which actions are legal now, and applying one. It hands each seat its view (view.py).
 
 A game is fully determined by (rules, players, seed, actions): every shuffle draws from a seed
 derived from the game's own seed, never from global randomness, so `GameState.replay` rebuilds any
@@ -25,374 +25,30 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from operator import attrgetter
-from typing import Literal
 
+from .actions import Action, Discard, Draw, GoOut, action_from_dict
 from .cards import Card, make_deck, shuffled
-from .melds import arrange, discard_options
+from .errors import RuleError, gettext_noop
+from .melds import arrange
+from .results import Layoff, MoveRecord, RoundResult, SeatResult
 from .rules import Rules
+from .solver_memo import cached_discard_options
+from .tokens import card_of, cards_of, melds_to_json, token_of, tokens_of
+from .view import (
+    PILE_RESHUFFLED,
+    PILE_THREW,
+    PILE_TOOK,
+    PILE_TURNED,
+    PileEvent,
+    PlayerView,
+    pile_events_from_json,
+    pile_events_to_json,
+)
 
 STATE_FORMAT = 1
 PHASE_DRAW = "draw"
 PHASE_DISCARD = "discard"
 PHASE_GAME_OVER = "game_over"
-SOURCES = ("stock", "discard")
-# What everyone at the table saw happen to the discard pile this round, as (seat, kind, card):
-# "turned" (seat None) the card turned up at the deal, "took" a draw from the pile, "threw" a
-# discard (going out included), "reshuffled" (seat None, the card left on top) when the pile
-# below its top became the new stock. A player may keep this log by watching; bots read it.
-PILE_TURNED, PILE_TOOK, PILE_THREW, PILE_RESHUFFLED = "turned", "took", "threw", "reshuffled"
-PileEvent = tuple[int | None, str, Card]
-
-
-def gettext_noop(message: str) -> str:
-    """Marks a message for translation (Django's makemessages finds it by this name) without
-    importing Django: the app translates RuleError.template and fills in RuleError.params."""
-    return message
-
-
-class RuleError(Exception):
-    """An action the rules forbid; the message is for the player and names the rule.
-    `template` is the untranslated message with %(name)s places, `params` fill them."""
-
-    def __init__(self, template: str, **params):
-        self.template = template
-        self.params = params
-        super().__init__(template % params if params else template)
-
-
-# -- actions ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Draw:
-    seat: int
-    source: Literal["stock", "discard"]
-
-    def to_dict(self) -> dict:
-        return {"type": "draw", "seat": self.seat, "source": self.source}
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    seat: int
-    card: Card
-
-    def to_dict(self) -> dict:
-        return {"type": "discard", "seat": self.seat, "card": _token(self.card)}
-
-
-@dataclass(frozen=True, slots=True)
-class GoOut:
-    seat: int
-    card: Card
-
-    def to_dict(self) -> dict:
-        return {"type": "go_out", "seat": self.seat, "card": _token(self.card)}
-
-
-Action = Draw | Discard | GoOut
-
-
-def action_from_dict(data: Mapping) -> Action:
-    """The inverse of `action.to_dict()`; junk raises RuleError."""
-    try:
-        kind, seat = data["type"], data["seat"]
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise TypeError
-        if kind == "draw":
-            if data["source"] not in SOURCES:
-                raise ValueError
-            return Draw(seat, data["source"])
-        if kind in ("discard", "go_out"):
-            card = Card.from_token(data["card"])
-            return Discard(seat, card) if kind == "discard" else GoOut(seat, card)
-    except (KeyError, TypeError, ValueError, AttributeError):
-        pass
-    raise RuleError(gettext_noop("That is not a move of this game."))
-
-
-# -- solver access, memoized: bots and the state ask the same questions about the same hand -------
-
-
-# Cards' own ordering and hash are Python-level (a dataclass's): a hand is sorted and keyed by
-# the C-level tuples of their fields instead, which took a remembered answer from 40 to 9 us
-# (bots' searches ask for the same hands again and again).
-CARD_KEY = attrgetter("rank", "suit", "copy")
-_OPTIONS: dict[tuple, dict[Card, int]] = {}
-_OPTIONS_LIMIT = 65536
-
-
-def hand_key(hand: Iterable[Card]) -> tuple:
-    """A hashable key for the multiset of cards `hand` (order ignored), cheap to build."""
-    return tuple(sorted(map(CARD_KEY, hand)))
-
-
-def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -> dict[Card, int]:
-    """`melds.discard_options`, remembered per hand. The result is shared: do not mutate it."""
-    hand = list(hand)
-    key = (hand_key(hand), wild_rank, rules)
-    found = _OPTIONS.get(key)
-    if found is None:
-        if len(_OPTIONS) >= _OPTIONS_LIMIT:
-            _OPTIONS.clear()
-        found = _OPTIONS[key] = discard_options(sorted(hand, key=CARD_KEY), wild_rank, rules)
-    return found
-
-
-# -- results ---------------------------------------------------------------------------------------
-
-
-_TOKEN_OF: dict[Card, str] = {}  # serialization is hot (a view per request): remember tokens
-_CARD_OF: dict[str, Card] = {}
-
-
-def _token(card: Card) -> str:
-    token = _TOKEN_OF.get(card)
-    if token is None:
-        token = _TOKEN_OF[card] = card.token
-    return token
-
-
-def _tokens(cards: Iterable[Card]) -> list[str]:
-    get = _TOKEN_OF.get
-    return [get(card) or _token(card) for card in cards]
-
-
-def _card(token: str) -> Card:
-    card = _CARD_OF.get(token)
-    if card is None:
-        card = Card.from_token(token)
-        if len(_CARD_OF) < 4096:  # junk tokens are refused by from_token; the rest are few
-            _CARD_OF[token] = card
-    return card
-
-
-def _cards(tokens: Iterable[str]) -> list[Card]:
-    return [_card(token) for token in tokens]
-
-
-def _melds_to_json(melds: Iterable[Iterable[Card]]) -> list[list[str]]:
-    return [_tokens(meld) for meld in melds]
-
-
-def _melds_from_json(data: Iterable[Iterable[str]]) -> tuple[tuple[Card, ...], ...]:
-    return tuple(tuple(_cards(meld)) for meld in data)
-
-
-@dataclass(frozen=True, slots=True)
-class Layoff:
-    """Cards laid off (redemption) onto the `meld`-th meld shown by `seat`."""
-
-    seat: int
-    meld: int
-    cards: tuple[Card, ...]
-
-    def to_dict(self) -> dict:
-        return {"seat": self.seat, "meld": self.meld, "cards": _tokens(self.cards)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping) -> Layoff:
-        return cls(data["seat"], data["meld"], tuple(_cards(data["cards"])))
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """One seat's round: its own melds, lay-offs and deadwood partition `hand`."""
-
-    penalty: int  # after the round multiplier
-    melds: tuple[tuple[Card, ...], ...]
-    deadwood: tuple[Card, ...]
-    layoffs: tuple[Layoff, ...]
-    hand: tuple[Card, ...]
-
-    def to_dict(self) -> dict:
-        return {
-            "penalty": self.penalty,
-            "melds": _melds_to_json(self.melds),
-            "deadwood": _tokens(self.deadwood),
-            "layoffs": [layoff.to_dict() for layoff in self.layoffs],
-            "hand": _tokens(self.hand),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping) -> SeatResult:
-        return cls(
-            penalty=data["penalty"],
-            melds=_melds_from_json(data["melds"]),
-            deadwood=tuple(_cards(data["deadwood"])),
-            layoffs=tuple(Layoff.from_dict(item) for item in data["layoffs"]),
-            hand=tuple(_cards(data["hand"])),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    round_index: int
-    hand_size: int
-    wild_rank: int
-    went_out: int | None  # None: the round hit the turn limit
-    multiplier: int
-    seats: tuple[SeatResult, ...]
-    _json: dict | None = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def penalties(self) -> list[int]:
-        return [seat.penalty for seat in self.seats]
-
-    def to_dict(self) -> dict:
-        """JSON-ready. Computed once and shared (every view and snapshot carries the finished
-        rounds): treat it as read-only."""
-        if self._json is None:
-            data = {
-                "round_index": self.round_index,
-                "hand_size": self.hand_size,
-                "wild_rank": self.wild_rank,
-                "went_out": self.went_out,
-                "multiplier": self.multiplier,
-                "seats": [seat.to_dict() for seat in self.seats],
-            }
-            object.__setattr__(self, "_json", data)
-        return self._json
-
-    @classmethod
-    def from_dict(cls, data: Mapping) -> RoundResult:
-        return cls(
-            round_index=data["round_index"],
-            hand_size=data["hand_size"],
-            wild_rank=data["wild_rank"],
-            went_out=data["went_out"],
-            multiplier=data["multiplier"],
-            seats=tuple(SeatResult.from_dict(item) for item in data["seats"]),
-        )
-
-
-# -- what an action did ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class MoveRecord:
-    seat: int
-    type: Literal["draw", "discard", "go_out"]
-    source: str | None  # "stock" or "discard" for a draw
-    card: Card  # the card drawn or discarded
-    round_index: int
-    action_index: int  # 0-based position of this action in the game
-    melds: tuple[tuple[Card, ...], ...] = ()  # shown with this action (go out; redemption lay-down)
-    layoffs: tuple[Layoff, ...] = ()  # redemption lay-offs made with this action
-    reshuffled: bool = False  # the discard pile was shuffled into a new stock before this draw
-    round_ended: bool = False
-    game_over: bool = False
-
-    def public_for(self, viewer_seat: int | None) -> dict:
-        """The record as `viewer_seat` may see it: a stock draw's card only for the drawer."""
-        return redact_record(self.to_dict(), viewer_seat)
-
-    def to_dict(self) -> dict:
-        """Everything, the drawn card included: for the mover or for storage, never for others."""
-        return {
-            "seat": self.seat,
-            "type": self.type,
-            "source": self.source,
-            "card": _token(self.card),
-            "round_index": self.round_index,
-            "action_index": self.action_index,
-            "melds": _melds_to_json(self.melds),
-            "layoffs": [layoff.to_dict() for layoff in self.layoffs],
-            "reshuffled": self.reshuffled,
-            "round_ended": self.round_ended,
-            "game_over": self.game_over,
-        }
-
-
-def redact_record(record: Mapping, viewer_seat: int | None) -> dict:
-    """A stored record (MoveRecord.to_dict) as `viewer_seat` may see it."""
-    hidden = record["type"] == "draw" and record["source"] == "stock"
-    if hidden and viewer_seat != record["seat"]:
-        return {**record, "card": None}
-    return dict(record)
-
-
-# -- what a seat may see ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Exactly what `seat` may see (None: a spectator): never another hand of the current round,
-    nor the stock, nor the discard pile below its top card."""
-
-    seat: int | None
-    rules: Rules
-    players: int
-    round_index: int
-    round_count: int
-    hand_size: int
-    wild_rank: int
-    dealer: int
-    to_move: int | None
-    phase: str
-    hand: tuple[Card, ...] | None
-    top_discard: Card | None
-    stock_size: int
-    card_counts: tuple[int, ...]
-    shown_melds: tuple[tuple[tuple[Card, ...], ...], ...]
-    went_out: int | None
-    last_turns: bool
-    drawn_from_discard: Card | None
-    scores: tuple[tuple[int, ...], ...]  # per finished round, per seat (after multiplier)
-    round_results: tuple[RoundResult, ...]  # finished rounds, revealed at their end
-    totals: tuple[int, ...]
-    is_over: bool
-    winners: tuple[int, ...]
-    legal_actions: tuple[Action, ...] = field(default=())
-    pile_events: tuple[PileEvent, ...] = field(default=())  # this round's, oldest first
-
-    @property
-    def my_turn(self) -> bool:
-        return self.seat is not None and self.seat == self.to_move
-
-    def to_dict(self) -> dict:
-        return {
-            "seat": self.seat,
-            "rules": self.rules.to_dict(),
-            "players": self.players,
-            "round_index": self.round_index,
-            "round_count": self.round_count,
-            "hand_size": self.hand_size,
-            "wild_rank": self.wild_rank,
-            "dealer": self.dealer,
-            "to_move": self.to_move,
-            "phase": self.phase,
-            "hand": None if self.hand is None else _tokens(self.hand),
-            "top_discard": None if self.top_discard is None else _token(self.top_discard),
-            "stock_size": self.stock_size,
-            "card_counts": list(self.card_counts),
-            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
-            "went_out": self.went_out,
-            "last_turns": self.last_turns,
-            "drawn_from_discard": (
-                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
-            ),
-            "scores": [list(round_scores) for round_scores in self.scores],
-            "round_results": [result.to_dict() for result in self.round_results],
-            "totals": list(self.totals),
-            "is_over": self.is_over,
-            "winners": list(self.winners),
-            "legal_actions": [action.to_dict() for action in self.legal_actions],
-            "pile_events": _pile_events_to_json(self.pile_events),
-        }
-
-
-def _pile_events_to_json(events: Iterable[PileEvent]) -> list[list]:
-    return [[seat, kind, _token(card)] for seat, kind, card in events]
-
-
-def _pile_events_from_json(data: Iterable[Sequence]) -> list[PileEvent]:
-    return [(seat, kind, _card(token)) for seat, kind, token in data]
-
-
-# -- the state machine -----------------------------------------------------------------------------
 
 
 class GameState:
@@ -503,7 +159,7 @@ class GameState:
     def _can_draw_from_stock(self) -> bool:
         return bool(self.stock) or len(self.discard_pile) > 1
 
-    def _going_out_cards(self, hand: Sequence[Card]) -> list[Card]:
+    def _going_outcards_of(self, hand: Sequence[Card]) -> list[Card]:
         options = cached_discard_options(hand, self.wild_rank, self.rules)
         return [card for card in hand if options[card] == 0 and not self._is_thrown_back(card)]
 
@@ -522,7 +178,7 @@ class GameState:
             hand = self.hands[seat]
             actions = [Discard(seat, card) for card in hand if not self._is_thrown_back(card)]
             if not self.last_turns:
-                actions += [GoOut(seat, card) for card in self._going_out_cards(hand)]
+                actions += [GoOut(seat, card) for card in self._going_outcards_of(hand)]
             return actions
         return []
 
@@ -569,7 +225,7 @@ class GameState:
                         "turn."
                     )
                 )
-            if action.card not in self._going_out_cards(self.hands[action.seat]):
+            if action.card not in self._going_outcards_of(self.hands[action.seat]):
                 raise RuleError(
                     gettext_noop(
                         "You cannot go out: the rest of your hand must form melds "
@@ -787,13 +443,13 @@ class GameState:
             "round_index": self.round_index,
             "to_move": self.to_move,
             "phase": self.phase,
-            "hands": [_tokens(hand) for hand in self.hands],
-            "stock": _tokens(self.stock),
-            "discard_pile": _tokens(self.discard_pile),
+            "hands": [tokens_of(hand) for hand in self.hands],
+            "stock": tokens_of(self.stock),
+            "discard_pile": tokens_of(self.discard_pile),
             "went_out": self.went_out,
-            "shown_melds": [_melds_to_json(melds) for melds in self.shown_melds],
+            "shown_melds": [melds_to_json(melds) for melds in self.shown_melds],
             "drawn_from_discard": (
-                None if self.drawn_from_discard is None else _token(self.drawn_from_discard)
+                None if self.drawn_from_discard is None else token_of(self.drawn_from_discard)
             ),
             "turns_played": self.turns_played,
             "reshuffles": self.reshuffles,
@@ -804,7 +460,7 @@ class GameState:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "action_count": self.action_count,
-            "pile_events": _pile_events_to_json(self.pile_events),
+            "pile_events": pile_events_to_json(self.pile_events),
         }
 
     @classmethod
@@ -816,13 +472,13 @@ class GameState:
         state.round_index = data["round_index"]
         state.to_move = data["to_move"]
         state.phase = data["phase"]
-        state.hands = [_cards(hand) for hand in data["hands"]]
-        state.stock = _cards(data["stock"])
-        state.discard_pile = _cards(data["discard_pile"])
+        state.hands = [cards_of(hand) for hand in data["hands"]]
+        state.stock = cards_of(data["stock"])
+        state.discard_pile = cards_of(data["discard_pile"])
         state.went_out = data["went_out"]
-        state.shown_melds = [[_cards(meld) for meld in melds] for melds in data["shown_melds"]]
+        state.shown_melds = [[cards_of(meld) for meld in melds] for melds in data["shown_melds"]]
         taken = data["drawn_from_discard"]
-        state.drawn_from_discard = None if taken is None else _card(taken)
+        state.drawn_from_discard = None if taken is None else card_of(taken)
         state.turns_played = data["turns_played"]
         state.reshuffles = data["reshuffles"]
         state.pending_results = [
@@ -832,7 +488,7 @@ class GameState:
         state.totals = list(data["totals"])
         state.winners = list(data["winners"])
         state.action_count = data["action_count"]
-        state.pile_events = _pile_events_from_json(data.get("pile_events", ()))  # older: none
+        state.pile_events = pile_events_from_json(data.get("pile_events", ()))  # older: none
         return state
 
     def __eq__(self, other: object) -> bool:

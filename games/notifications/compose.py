@@ -21,7 +21,7 @@ from accounts.validators import one_line
 from accounts.zones import zone_of
 
 from ..engine import GameState, Rules
-from ..engine.state import redact_record
+from ..engine.results import redact_record
 from ..models import Game, Move, Notification, Seat
 from ..presentation import (
     card_info,

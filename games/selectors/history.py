@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 
 from ..engine import GameState, Rules, action_from_dict
-from ..engine.state import redact_record
+from ..engine.results import redact_record
 from ..models import Game, Move, Seat
 from ..presentation import (
     card_info,

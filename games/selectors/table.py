@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
-from ..engine.state import PILE_THREW, redact_record
+from ..engine.results import redact_record
+from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
 from ..presentation import (
     card_info,

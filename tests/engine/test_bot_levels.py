@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import Discard, Draw, GoOut
 from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
 from games.engine.bots.knowledge import knowledge_of, sample_deal, sample_hands, threw_greedily
 from games.engine.bots.outlook import OUT_BONUS, Outlook
@@ -19,7 +20,7 @@ from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
-from games.engine.state import Discard, Draw, GameState, GoOut
+from games.engine.state import GameState
 from tests.engine.test_games_property import rules_strategy
 from tests.engine.test_state import cards, make_state
 

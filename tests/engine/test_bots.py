@@ -9,12 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import Discard, Draw, GoOut
 from games.engine.bots import BOTS, EasyBot, GreedyBot, HardBot, RandomBot, get_bot, simulate_game
 from games.engine.bots.base import cannot_help
 from games.engine.cards import Card, make_deck
+from games.engine.errors import RuleError
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
-from games.engine.state import Discard, Draw, GameState, GoOut, RuleError
+from games.engine.state import GameState
 from tests.engine.test_state import cards, make_state
 
 pytestmark = pytest.mark.engine

@@ -13,11 +13,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games.engine.actions import Discard, Draw, GoOut, action_from_dict
 from games.engine.bots import get_bot
 from games.engine.cards import JOKER_RANK, JOKER_SUIT, Card, make_deck
 from games.engine.melds import is_meld
+from games.engine.results import MoveRecord
 from games.engine.rules import ROUND_SCHEDULES, Rules
-from games.engine.state import Discard, Draw, GameState, GoOut, MoveRecord, action_from_dict
+from games.engine.state import GameState
 
 pytestmark = pytest.mark.engine
 

@@ -6,9 +6,11 @@ from collections import Counter
 
 import pytest
 
+from games.engine.actions import Discard, Draw, GoOut
 from games.engine.cards import Card, make_deck, shuffled
+from games.engine.errors import RuleError
 from games.engine.rules import Rules
-from games.engine.state import Discard, Draw, GameState, GoOut, RuleError
+from games.engine.state import GameState
 
 pytestmark = pytest.mark.engine
 

@@ -6,16 +6,11 @@ import json
 
 import pytest
 
+from games.engine.actions import Discard, Draw, GoOut, action_from_dict
 from games.engine.cards import Card
+from games.engine.errors import RuleError
 from games.engine.rules import Rules
-from games.engine.state import (
-    Discard,
-    Draw,
-    GameState,
-    GoOut,
-    RuleError,
-    action_from_dict,
-)
+from games.engine.state import GameState
 from tests.engine.test_state import cards, finish_round, make_state
 
 pytestmark = pytest.mark.engine

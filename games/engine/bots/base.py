@@ -7,18 +7,13 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+from ..actions import Action
 from ..cards import Card
+from ..errors import RuleError, gettext_noop
 from ..melds import arrange
 from ..rules import Rules
-from ..state import (
-    CARD_KEY,
-    Action,
-    PlayerView,
-    RuleError,
-    cached_discard_options,
-    gettext_noop,
-    hand_key,
-)
+from ..solver_memo import CARD_KEY, cached_discard_options, hand_key
+from ..view import PlayerView
 
 
 class Bot(Protocol):

@@ -35,8 +35,10 @@ import random
 import time
 from collections import Counter
 
+from ..actions import Action, Discard, Draw, GoOut
 from ..rules import Rules
-from ..state import Action, Discard, Draw, GoOut, PlayerView, cached_discard_options
+from ..solver_memo import cached_discard_options
+from ..view import PlayerView
 from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
 from .knowledge import knowledge_of, sample_hands
 from .outlook import Outlook

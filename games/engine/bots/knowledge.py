@@ -15,14 +15,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cards import Card, make_deck
-from ..state import (
-    PILE_RESHUFFLED,
-    PILE_THREW,
-    PILE_TOOK,
-    PILE_TURNED,
-    PlayerView,
-    cached_discard_options,
-)
+from ..solver_memo import cached_discard_options
+from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
 from .base import related
 
 TOOK_WEIGHT = 2.0  # per related card taken

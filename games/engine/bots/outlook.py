@@ -24,7 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..cards import Card
-from ..state import PlayerView, cached_discard_options
+from ..solver_memo import cached_discard_options
+from ..view import PlayerView
 from .base import face, least_penalty, related
 from .knowledge import Knowledge, card_weights
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
+from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
-from ..state import PILE_THREW, PILE_TOOK, Action, Discard, Draw, GoOut, PlayerView
+from ..view import PILE_THREW, PILE_TOOK, PlayerView
 from .base import discard_order, related, require_turn, takes_discard
 
 

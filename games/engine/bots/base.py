@@ -103,6 +103,11 @@ def cannot_help(hand: Sequence[Card], top: Card, wild_rank: int, rules: Rules) -
     return True
 
 
+def meets(card: Card, cards: Sequence[Card], wild_rank: int, rules: Rules) -> bool:
+    """Whether `card` could join a meld with `cards`: a wild, or related to one of them."""
+    return rules.is_wild(card, wild_rank) or any(related(card, other, rules) for other in cards)
+
+
 def related(a: Card, b: Card, rules: Rules) -> bool:
     """Whether `a` and `b` could stand in one meld without wilds: a rank, or a suit within two
     ranks."""

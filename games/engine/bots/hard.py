@@ -40,7 +40,7 @@ from ..actions import Action, Discard, Draw, GoOut
 from ..rules import Rules
 from ..solver_memo import cached_discard_options
 from ..view import PlayerView
-from .base import discard_order, face, least_penalty, related, require_turn, takes_discard
+from .base import discard_order, face, least_penalty, meets, require_turn, takes_discard
 from .knowledge import knowledge_of, sample_hands
 from .outlook import Outlook
 from .simple import ranked_discards
@@ -89,11 +89,14 @@ class HardBot:
         wants = [card for seat, cards in enumerate(knowledge.took) if seat != view.seat
                  for card in cards]  # fmt: skip
         rules, wild = view.rules, view.wild_rank
-
-        def feeds(card) -> bool:
-            return rules.is_wild(card, wild) or any(related(card, w, rules) for w in wants)
-
-        return max(go_outs, key=lambda a: (not feeds(a.card), rules.penalty(a.card, wild), a.card))
+        return max(
+            go_outs,
+            key=lambda a: (
+                not meets(a.card, wants, wild, rules),
+                rules.penalty(a.card, wild),
+                a.card,
+            ),
+        )
 
     # -- discarding ---------------------------------------------------------------------------
     def _discard(self, view: PlayerView, rng: random.Random) -> Action:
@@ -181,5 +184,4 @@ def _answer(hand: list, card, wild: int, rules: Rules) -> tuple[int, bool]:
     options = cached_discard_options((*hand, card), wild, rules)
     after = min((left for c, left in options.items() if face(c) != face(card)), default=None)
     gain = 0 if after is None else max(0, least_penalty(hand, wild, rules) - after)
-    melds = rules.is_wild(card, wild) or any(related(card, held, rules) for held in hand)
-    return gain, melds
+    return gain, meets(card, hand, wild, rules)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from ..cards import Card
 from ..solver_memo import cached_discard_options
 from ..view import PlayerView
-from .base import face, least_penalty, related
+from .base import face, least_penalty, meets
 from .knowledge import Knowledge, card_weights
 
 LOOKAHEAD = 1.0  # weight of the next draw's expected gain (see the module's docstring)
@@ -81,11 +81,7 @@ class Outlook:
         shed = None  # the least penalty the hand leaves without its best discard
         expected = 0.0
         for card, p in self.odds:
-            if (
-                wilds <= 1
-                and not rules.is_wild(card, wild)
-                and not any(related(card, held, rules) for held in hand)
-            ):
+            if wilds <= 1 and not meets(card, hand, wild, rules):
                 if shed is None:
                     shed = min(cached_discard_options(hand, wild, rules).values())
                 best = min(now, shed + rules.penalty(card, wild))

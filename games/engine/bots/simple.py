@@ -7,7 +7,7 @@ import random
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
 from ..view import PILE_THREW, PILE_TOOK, PlayerView
-from .base import discard_order, related, require_turn, takes_discard
+from .base import discard_order, meets, require_turn, takes_discard
 
 
 class RandomBot:
@@ -69,9 +69,7 @@ class GreedyBot:
         return Discard(view.seat, ranked[0][1])
 
     def _feeds(self, view: PlayerView, wants: list[Card], card: Card) -> int:
-        if view.rules.is_wild(card, view.wild_rank) or any(
-            related(card, want, view.rules) for want in wants
-        ):
+        if meets(card, wants, view.wild_rank, view.rules):
             return self.FEED_COST
         return 0
 

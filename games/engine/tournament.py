@@ -116,15 +116,32 @@ def summarize(records: Sequence[GameRecord]) -> list[LevelSummary]:
     return list(summaries.values())
 
 
-def head_to_head(records: Sequence[GameRecord], a: str, b: str) -> tuple[float, int]:
-    """In games where `a` and `b` each hold seats: the share of games `a`'s best seat finished
-    below `b`'s best seat (a tie counts half), and the number of such games."""
-    won, games = 0.0, 0
+def margins(records: Sequence[GameRecord], a: str, b: str) -> dict[int, int]:
+    """Per game in which `a` and `b` each hold seats: `a`'s lead, the total of `b`'s best seat
+    less that of `a`'s best seat (positive: `a` finished lower)."""
+    leads = {}
     for record in records:
         mine = [t for t, level in zip(record.totals, record.seats, strict=True) if level == a]
         theirs = [t for t, level in zip(record.totals, record.seats, strict=True) if level == b]
-        if not mine or not theirs:
-            continue
-        games += 1
-        won += 1.0 if min(mine) < min(theirs) else 0.5 if min(mine) == min(theirs) else 0.0
-    return (won / games if games else math.nan), games
+        if mine and theirs:
+            leads[record.index] = min(theirs) - min(mine)
+    return leads
+
+
+def paired_difference(now: dict[int, int], before: dict[int, int]) -> tuple[float, float, int]:
+    """How `now`'s per-game leads differ from `before`'s on the games both played (the same
+    seed deals the same cards, so the pairs share their luck): the mean difference, the half
+    width of its 95% interval (normal approximation), and the number of pairs."""
+    differences = [now[index] - before[index] for index in sorted(now.keys() & before.keys())]
+    pairs = len(differences)
+    mean = statistics.fmean(differences) if differences else math.nan
+    spread = 1.96 * statistics.stdev(differences) / math.sqrt(pairs) if pairs > 1 else math.nan
+    return mean, spread, pairs
+
+
+def head_to_head(records: Sequence[GameRecord], a: str, b: str) -> tuple[float, int]:
+    """In games where `a` and `b` each hold seats: the share of games `a`'s best seat finished
+    below `b`'s best seat (a tie counts half), and the number of such games."""
+    leads = list(margins(records, a, b).values())
+    won = sum(1.0 if lead > 0 else 0.5 if lead == 0 else 0.0 for lead in leads)
+    return (won / len(leads) if leads else math.nan), len(leads)

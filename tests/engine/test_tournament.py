@@ -42,3 +42,42 @@ def test_the_command_prints_the_table():
     text = out.getvalue()
     assert "mean score" in text and "hard finished below random" in text
     assert "hands valued per second" in text
+
+
+def test_leads_are_paired_game_by_game():
+    """A game's lead is the other level's best total less this one's; two runs compare on the
+    games both played."""
+    from games.engine.tournament import GameRecord, margins, paired_difference
+
+    def record(index, seats, totals):
+        return GameRecord(index, seats, totals, (), (), 0, {})
+
+    before = [record(0, ("hard", "medium"), (30, 50)), record(1, ("medium", "hard"), (40, 45))]
+    now = [
+        record(0, ("hard", "medium"), (20, 50)),
+        record(1, ("medium", "hard"), (40, 41)),
+        record(2, ("hard", "medium"), (0, 99)),  # not in the earlier run: left out
+    ]
+    assert margins(before, "hard", "medium") == {0: 20, 1: -5}
+    assert head_to_head(before, "hard", "medium") == (0.5, 2)
+    mean, half, pairs = paired_difference(
+        margins(now, "hard", "medium"), margins(before, "hard", "medium")
+    )
+    assert (mean, pairs) == (7.0, 2)  # +10 and +4
+    assert half == pytest.approx(1.96 * 4.242640687 / 2**0.5)
+
+
+def test_the_command_saves_a_run_and_compares_another_with_it(tmp_path):
+    from django.core.management.base import CommandError
+
+    saved = tmp_path / "run.json"
+    args = ["bot_tournament", "--games", "2", "--bots", "medium,easy", "--seed", "pair"]
+    call_command(*args, "--save", str(saved), stdout=io.StringIO(), stderr=io.StringIO())
+    out = io.StringIO()
+    call_command(*args, "--against", str(saved), stdout=out, stderr=io.StringIO())
+    assert "medium's lead over easy changed by +0.00 ± 0.00 points a game" in out.getvalue()
+    with pytest.raises(CommandError, match="same seed"):
+        call_command(*args[:-1], "other", "--against", str(saved), stdout=io.StringIO())
+    (tmp_path / "junk.json").write_text("[1, 2")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command(*args, "--against", str(tmp_path / "junk.json"), stdout=io.StringIO())

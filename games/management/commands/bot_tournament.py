@@ -1,5 +1,6 @@
 """Play bot levels against each other and print how they fared (see games/engine/tournament.py)."""
 
+import json
 import multiprocessing
 import time
 from functools import partial
@@ -8,7 +9,14 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import LEVELS, Rules
 from games.engine.bots import BOTS
-from games.engine.tournament import head_to_head, play_game, summarize
+from games.engine.tournament import (
+    GameRecord,
+    head_to_head,
+    margins,
+    paired_difference,
+    play_game,
+    summarize,
+)
 from games.management.progress import progress_bar
 
 
@@ -35,14 +43,27 @@ class Command(BaseCommand):
             help="The hard bot's budget per move (BOT_HARD_SECONDS in the app).",
         )
         parser.add_argument("--rounds", default="classic", choices=["classic", "extended"])
+        parser.add_argument(
+            "--save", metavar="FILE", help="Write each game's seats and totals to FILE (JSON)."
+        )
+        parser.add_argument(
+            "--against",
+            metavar="FILE",
+            help="A run saved with --save on the same seed: print how the first two levels' "
+            "per-game lead changed, paired deal by deal (a far narrower interval than two "
+            "separate win rates give).",
+        )
 
-    def handle(self, *args, games, players, bots, seed, processes, hard_seconds, rounds, **_):
+    def handle(
+        self, *args, games, players, bots, seed, processes, hard_seconds, rounds, save, against, **_
+    ):
         levels = [name.strip() for name in bots.split(",") if name.strip()]
         unknown = [name for name in levels if name not in BOTS]
         if unknown or not levels:
             raise CommandError(f"Unknown bots {unknown}; choose from {', '.join(BOTS)}.")
         if not 2 <= players <= 8 or games < 1 or processes < 1:
             raise CommandError("2 to 8 players, at least one game and one process.")
+        before = self._load(against, seed, players) if against else None
         play = partial(
             play_game,
             levels=levels,
@@ -60,6 +81,42 @@ class Command(BaseCommand):
                 progress(len(records), games, time.perf_counter() - started)
         records.sort(key=lambda record: record.index)
         self._report(records, levels, players, seed, hard_seconds, time.perf_counter() - started)
+        if save:
+            with open(save, "w") as file:
+                json.dump(
+                    {
+                        "seed": seed,
+                        "players": players,
+                        "games": [[r.index, list(r.seats), list(r.totals)] for r in records],
+                    },
+                    file,
+                )
+        if before is not None:
+            self._compare(records, before, levels, against)
+
+    def _load(self, path, seed, players):
+        try:
+            with open(path) as file:
+                data = json.load(file)
+            if data["seed"] != seed or data["players"] != players:
+                raise CommandError(
+                    f"{path} holds seed {data['seed']!r} with {data['players']} players: "
+                    "compare runs of the same seed and table only."
+                )
+            return [GameRecord(i, tuple(s), tuple(t), (), (), 0, {}) for i, s, t in data["games"]]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise CommandError(f"Cannot read a saved run from {path}: {error}") from error
+
+    def _compare(self, records, before, levels, path):
+        distinct = list(dict.fromkeys(levels))
+        if len(distinct) < 2:
+            return
+        a, b = distinct[:2]
+        mean, half, pairs = paired_difference(margins(records, a, b), margins(before, a, b))
+        self.stdout.write(
+            f"against {path}: {a}'s lead over {b} changed by {mean:+.2f} ± {half:.2f} points "
+            f"a game (95%, paired over {pairs} games)"
+        )
 
     def _report(self, records, levels, players, seed, hard_seconds, elapsed):
         out = self.stdout.write

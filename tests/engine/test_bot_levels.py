@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections import Counter
 from dataclasses import replace
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
 from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
-from games.engine.bots.knowledge import knowledge_of, sample_deal, sample_hands, threw_greedily
+from games.engine.bots.knowledge import LastTurn, explains, knowledge_of, sample_deal, sample_hands
 from games.engine.bots.outlook import OUT_BONUS, Outlook
 from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
@@ -267,19 +268,31 @@ def test_two_player_hard_baits_the_other_seat_with_a_card_it_would_only_swap_in(
     assert tiny_hard().choose(view, random.Random(0)) == Discard(0, Card(2, "D"))
 
 
-def test_sampled_hands_are_read_against_the_last_throw():
-    """Of the sampled hands, those in which the seat's last throw left it the least penalty
+def test_sampled_hands_are_read_against_the_last_turn():
+    """Of the sampled hands, those that explain the seat's last turn as the greedy level's
     come first; the known cards stay where they are."""
     view = feeding_view()
     knowledge = knowledge_of(view)
-    assert knowledge.last_threw == (None, Card(13, "D"))
+    # Seat 1 took the 3C from the pile and threw the KD; seat 0 had taken nothing.
+    assert knowledge.last_turn == (None, LastTurn(None, Card(3, "C"), Card(13, "D"), ()))
+    known = Counter(knowledge.held[1])
     hands = sample_hands(knowledge, view, 1, 8, random.Random(0))
     assert len(hands) == 8
     for hand in hands:
         assert Card(3, "C") in hand and len(hand) == view.card_counts[1]
-        assert threw_greedily(hand, Card(13, "D"), view)
-    kings = [Card(3, "C"), Card(13, "H"), Card(13, "C"), Card(4, "D"), Card(6, "H")]
-    assert not threw_greedily(kings, Card(13, "D"), view)  # it broke up a set of kings
+        assert explains(hand, knowledge.last_turn[1], known, view) > 0
+    turn = knowledge.last_turn[1]
+    broke = [Card(3, "C"), Card(13, "H"), Card(13, "C"), Card(4, "D"), Card(6, "H")]
+    assert explains(broke, turn, known, view) == 0  # it broke up a set of kings
+    low = [Card(3, "C"), Card(2, "H"), Card(6, "S"), Card(7, "D"), Card(9, "H")]
+    assert explains(low, turn, known, view) == 1  # the KD was its costliest loose card
+    # Had it drawn from the stock (the QH thrown, the KS let lie): a hand with the KC and the
+    # KD would have taken the KS for a set, so the hand explains the turn only if one of those
+    # two kings is the card it drew; any of the six cards might be.
+    passed = LastTurn(Card(13, "S"), None, Card(12, "H"), ())
+    kings = [Card(13, "C"), Card(13, "D"), Card(2, "H"), Card(3, "D"), Card(4, "S")]
+    assert explains(kings, passed, Counter(), view) == pytest.approx(2 / 6)
+    assert explains(kings, replace(passed, passed=None), Counter(), view) == 1
 
 
 def test_out_of_time_hard_keeps_the_best_candidate_valued_so_far():

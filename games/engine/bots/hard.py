@@ -6,15 +6,15 @@ next seat's answer to a discard priced on hands sampled from what it did.
 - Discard: of the CANDIDATES best cards by the greedy measure (penalty left), the one whose loss
   leaves the hand with the best outlook (outlook.py: the penalty expected after the next draw),
   plus the next seat's answer to it. Its hand is sampled FEED_SAMPLES times from the unseen
-  cards, weighted by what it took, threw and let lie, and read against its last throw
-  (knowledge.sample_hands). In games of three or more a card is charged the mean amount by
-  which taking it would lower that hand's penalty (shared among the opponents). In a two-player
-  game a card the other seat would take only to lower its penalty (it melds with nothing there:
-  a cheap card for a costly one) earns BAIT points for each sampled hand that takes it: the
-  taker gives up its draw from the stock, the card that could have completed a meld (README,
-  "Tournament figures": hard's mean margin over medium grew by 2.5 to 6 points a game on three
-  seeds, its share of games below medium did not move on 400 games; charging a two-player
-  discard for what it gives lost).
+  cards, weighted by what it took, threw and let lie, and read against its last turn (kept by
+  how well each explains it as a greedy player's turn: knowledge.sample_hands). In games of
+  three or more a card is charged the mean amount by which taking it would lower that hand's
+  penalty (shared among the opponents). In a two-player game a card the other seat would take
+  only to lower its penalty (it melds with nothing there: a cheap card for a costly one) earns
+  BAIT points for each sampled hand that takes it: the taker gives up its draw from the stock,
+  the card that could have completed a meld (README, "Tournament figures": hard's mean margin
+  over medium grew by 2.5 to 6 points a game on three seeds, its share of games below medium did
+  not move on 400 games; charging a two-player discard for what it gives lost).
 - Draw: the top discard when the best hand it makes (after the best of the CANDIDATES discards
   of another face) has a better outlook than the hand now after the gain a stock draw is
   expected to bring.
@@ -22,7 +22,8 @@ next seat's answer to a discard priced on hands sampled from what it did.
   expectation over the unseen cards and throws the card that leaves the least.
 
 Budget: each choice is a bounded amount of work (at most CANDIDATES + 1 hands valued against
-every unseen face, SAMPLE_POOL x FEED_SAMPLES solver calls to read the sampled hands and
+every unseen face, SAMPLE_POOL x FEED_SAMPLES hands read against the last turn (a solver call
+each, and one cheap check per card when the seat drew from the stock) and
 CANDIDATES x FEED_SAMPLES to price them), a few to a few hundred milliseconds; the same view and
 random stream always give the same action. `seconds` (1 s by default, BOT_HARD_SECONDS) is a
 cap only: with `time_cap` on, a choice that runs past it keeps the best candidate valued so far

@@ -5,8 +5,8 @@ which cards each opponent took from it and still holds, and which faces each opp
 passed over. The rest of the deck is unseen: it is in the stock or in the opponents' hands.
 Sampled hands put the known cards where they are, then deal the unseen cards weighted by what
 each opponent did: cards related (same rank, or suit neighbours) to what it took are likelier in
-its hand, cards related to what it threw or let pass are less likely; and of those, the hands in
-which its last throw was the greedy one are kept first (sample_hands)."""
+its hand, cards related to what it threw or let pass are less likely; and of those, the hands
+that explain its last turn as a greedy player's are kept first (sample_hands)."""
 
 from __future__ import annotations
 
@@ -17,12 +17,24 @@ from dataclasses import dataclass
 from ..cards import Card, make_deck
 from ..solver_memo import cached_discard_options
 from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
-from .base import related
+from .base import discard_order, face, meets, related, takes_discard
+from .simple import GreedyBot
 
 TOOK_WEIGHT = 2.0  # per related card taken
 THREW_WEIGHT = 0.6  # per related card thrown
 PASSED_WEIGHT = 0.85  # per related top card left lying (drew from the stock instead)
-SAMPLE_POOL = 6  # sample_hands: hands sampled per hand kept
+SAMPLE_POOL = 12  # sample_hands: hands sampled per hand kept
+OFF_ORDER = 0.05  # sample_hands: a last throw of least penalty, yet not the greedy level's pick
+
+
+@dataclass(frozen=True, slots=True)
+class LastTurn:
+    """A seat's last turn of the round, as the pile log shows it."""
+
+    passed: Card | None  # the top card it let lie to draw from the stock (None: it took)
+    took: Card | None  # the card it took from the pile
+    threw: Card
+    wants: tuple[Card, ...]  # what the next seat had taken and still held when it threw
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +45,7 @@ class Knowledge:
     held: tuple[tuple[Card, ...], ...]  # per seat: cards known to be in that hand (own: all)
     took: tuple[tuple[Card, ...], ...]  # per seat: cards taken from the pile this round
     dropped: tuple[tuple[Card, ...], ...]  # per seat: cards thrown or passed over this round
-    last_threw: tuple[Card | None, ...]  # per seat: the card it threw last this round
+    last_turn: tuple[LastTurn | None, ...]  # per seat, this round
 
 
 def knowledge_of(view: PlayerView) -> Knowledge:
@@ -43,7 +55,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
     took: list[list[Card]] = [[] for _ in range(players)]
     dropped: list[list[Card]] = [[] for _ in range(players)]
     drew_from_pile = [False] * players
-    last_threw: list[Card | None] = [None] * players
+    last_turn: list[LastTurn | None] = [None] * players
     for who, kind, card in view.pile_events:
         if kind in (PILE_TURNED, PILE_RESHUFFLED):
             pile = [card]
@@ -54,13 +66,16 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             took[who].append(card)
             drew_from_pile[who] = True
         elif kind == PILE_THREW:
-            if not drew_from_pile[who] and pile:
-                dropped[who].append(pile[-1])  # it let this card lie
+            passed = None if drew_from_pile[who] or not pile else pile[-1]
+            if passed is not None:
+                dropped[who].append(passed)  # it let this card lie
+            took_now = took[who][-1] if drew_from_pile[who] else None
+            wants = tuple(held[(who + 1) % players])
+            last_turn[who] = LastTurn(passed, took_now, card, wants)
             drew_from_pile[who] = False
             if card in held[who]:
                 held[who].remove(card)
             dropped[who].append(card)
-            last_threw[who] = card
             pile.append(card)
     if view.top_discard is not None and (not pile or pile[-1] != view.top_discard):
         pile = [view.top_discard]  # no log (an older snapshot): only the top card is known
@@ -82,7 +97,7 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         held=tuple(tuple(h) for h in held),
         took=tuple(tuple(t) for t in took),
         dropped=tuple(tuple(d) for d in dropped),
-        last_threw=tuple(last_threw),
+        last_turn=tuple(last_turn),
     )
 
 
@@ -137,24 +152,56 @@ def sample_deal(
     return hands, stock[: view.stock_size]
 
 
-def threw_greedily(hand: list[Card], thrown: Card, view: PlayerView) -> bool:
-    """Whether `thrown` was a card that left `hand` + `thrown` its least penalty."""
-    options = cached_discard_options((*hand, thrown), view.wild_rank, view.rules)
-    return options[thrown] <= min(options.values())
+def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView) -> float:
+    """How well `hand` (a seat's hand now) explains its last turn as the greedy level would
+    have played it: 0 when its throw did not leave the least penalty (or it could have gone
+    out); else 1 when it is the greedy level's own pick (least left, costliest card, no card
+    the next seat wants), OFF_ORDER when not; times, when it drew from the stock, the share of
+    the cards it might have drawn (those of hand + throw not known to be held) for which the
+    hand before would not have taken the top card it let lie."""
+    rules, wild = view.rules, view.wild_rank
+    after = [*hand, turn.threw]
+    options = cached_discard_options(after, wild, rules)
+    least = min(options.values())
+    if options[turn.threw] > least or least == 0:
+        return 0.0
+    ranked = discard_order(
+        after,
+        wild,
+        rules,
+        barred=face(turn.took) if turn.took is not None else None,
+        extra_cost=lambda card: GreedyBot.FEED_COST if meets(card, turn.wants, wild, rules) else 0,
+    )
+    weight = 1.0 if ranked[0][1] == turn.threw else OFF_ORDER
+    if turn.passed is None:
+        return weight
+    drawn = [card for card in after if not known[card]]
+    if not drawn:
+        return weight
+    lay = 0
+    for card in drawn:
+        before = list(after)
+        before.remove(card)
+        lay += not takes_discard(before, turn.passed, wild, rules)
+    return weight * lay / len(drawn)
 
 
 def sample_hands(
     knowledge: Knowledge, view: PlayerView, seat: int, count: int, rng: random.Random
 ) -> list[list[Card]]:
-    """`count` hands of `seat`, drawn as `sample_deal` draws them, read against the card it
-    threw last: of SAMPLE_POOL times as many samples, those in which that throw was a greedy
-    one (the card that left the least penalty), as most players' throws are. When none is,
-    the first samples as they came."""
+    """`count` hands of `seat`, drawn as `sample_deal` draws them, read against its last
+    turn: of SAMPLE_POOL times as many samples, `count` drawn by how well each explains that
+    turn (`explains`). When none does, the first samples as they came."""
     weights = {seat: card_weights(knowledge, seat, view)}
     pool = [
         sample_deal(knowledge, view, weights, [seat], rng)[0][seat]
         for _ in range(count * SAMPLE_POOL)
     ]
-    thrown = knowledge.last_threw[seat]
-    kept = [hand for hand in pool if threw_greedily(hand, thrown, view)] if thrown else []
-    return (kept or pool)[:count]
+    turn = knowledge.last_turn[seat]
+    if turn is None:
+        return pool[:count]
+    known = Counter(knowledge.held[seat])
+    scores = [explains(hand, turn, known, view) for hand in pool]
+    # Weighted sampling without replacement (Efraimidis-Spirakis keys), as in sample_deal.
+    keyed = sorted((-(rng.random() ** (1.0 / w)), i) for i, w in enumerate(scores) if w > 0)
+    return [pool[i] for _key, i in keyed[:count]] or pool[:count]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..cards import Card, make_deck
 from ..solver_memo import cached_discard_options
 from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
-from .base import discard_order, face, meets, related, takes_discard
+from .base import discard_order, face, related, takes_discard
 from .simple import GreedyBot
 
 TOOK_WEIGHT = 2.0  # per related card taken
@@ -170,7 +170,7 @@ def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView)
         wild,
         rules,
         barred=face(turn.took) if turn.took is not None else None,
-        extra_cost=lambda card: GreedyBot.FEED_COST if meets(card, turn.wants, wild, rules) else 0,
+        extra_cost=lambda card: GreedyBot.feed_cost(card, turn.wants, wild, rules),
     )
     weight = 1.0 if ranked[0][1] == turn.threw else OFF_ORDER
     if turn.passed is None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
+from ..rules import Rules
 from ..view import PILE_THREW, PILE_TOOK, PlayerView
 from .base import discard_order, meets, require_turn, takes_discard
 
@@ -65,13 +67,17 @@ class GreedyBot:
         if go_out is not None:
             return go_out
         wants = next_player_wants(view)
-        ranked = ranked_discards(view, extra_cost=lambda card: self._feeds(view, wants, card))
+        wild, rules = view.wild_rank, view.rules
+        ranked = ranked_discards(
+            view, extra_cost=lambda card: self.feed_cost(card, wants, wild, rules)
+        )
         return Discard(view.seat, ranked[0][1])
 
-    def _feeds(self, view: PlayerView, wants: list[Card], card: Card) -> int:
-        if meets(card, wants, view.wild_rank, view.rules):
-            return self.FEED_COST
-        return 0
+    @classmethod
+    def feed_cost(cls, card: Card, wants: Sequence[Card], wild_rank: int, rules: Rules) -> int:
+        """What this level adds to the penalty a throw leaves when the card could meld with
+        what the next seat wants (also how hard reads a past throw, knowledge.explains)."""
+        return cls.FEED_COST if meets(card, wants, wild_rank, rules) else 0
 
     def __repr__(self) -> str:
         return "GreedyBot()"

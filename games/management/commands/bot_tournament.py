@@ -98,14 +98,18 @@ class Command(BaseCommand):
         try:
             with open(path) as file:
                 data = json.load(file)
-            if data["seed"] != seed or data["players"] != players:
-                raise CommandError(
-                    f"{path} holds seed {data['seed']!r} with {data['players']} players: "
-                    "compare runs of the same seed and table only."
-                )
-            return [GameRecord(i, tuple(s), tuple(t), (), (), 0, {}) for i, s, t in data["games"]]
+            saved = (data["seed"], data["players"])
+            records = [
+                GameRecord(i, tuple(s), tuple(t), (), (), 0, {}) for i, s, t in data["games"]
+            ]
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise CommandError(f"Cannot read a saved run from {path}: {error}") from error
+        if saved != (seed, players):
+            raise CommandError(
+                f"{path} holds seed {saved[0]!r} with {saved[1]} players: "
+                "compare runs of the same seed and table only."
+            )
+        return records
 
     def _compare(self, records, before, levels, path):
         distinct = list(dict.fromkeys(levels))

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from games.engine.actions import Discard, Draw, GoOut
 from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
 from games.engine.bots.knowledge import LastTurn, explains, knowledge_of, sample_deal, sample_hands
-from games.engine.bots.outlook import OUT_BONUS, Outlook
+from games.engine.bots.outlook import OUT_BONUS, OUT_BONUS_PER_CARD, Outlook
 from games.engine.bots.simple import ranked_discards
 from games.engine.cards import Card
 from games.engine.melds import discard_options
@@ -226,11 +226,24 @@ def test_the_outlook_prices_every_possible_draw_as_the_solver_does(steps, player
     assert sum(p for _card, p in outlook.odds) == pytest.approx(1)
     assert {card for card, _p in outlook.odds} <= set(knowledge.unseen)
     hand = list(view.hand)[: view.hand_size]  # between turns: the hand a discard leaves
+    bonus = OUT_BONUS_PER_CARD * view.hand_size if players == 2 else OUT_BONUS
     expected = 0.0
     for card, p in outlook.odds:
         best = min(discard_options([*hand, card], view.wild_rank, view.rules).values())
-        expected += p * (best if best else -OUT_BONUS)
+        expected += p * (best if best else -bonus)
     assert outlook.after_draw(hand) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize("round_index", [0, 5, 10])
+def test_going_out_is_worth_more_the_larger_the_two_player_hand(round_index):
+    """Two players: going out collects the other seat's deadwood, which grows with the hand, so
+    the bonus is per card dealt; three or more keep the flat bonus."""
+    for players, bonus in ((2, OUT_BONUS_PER_CARD * (round_index + 3)), (3, OUT_BONUS)):
+        state = GameState.new(Rules(), players, "bonus")
+        state.round_index = round_index
+        state._deal()
+        view = state.view(state.to_move)
+        assert Outlook(view, knowledge_of(view)).out_bonus == bonus
 
 
 def feeding_view():

@@ -1,7 +1,6 @@
 """Ratings (games/ratings.py): written with the game's end, once per game, and rebuilt alike."""
 
 import io
-import random
 from unittest import mock
 
 import pytest
@@ -9,10 +8,10 @@ from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
 from games import services
-from games.engine import GameState, get_bot
 from games.models import Game, Rating, RatingChange
 from games.ratings import game_rate
-from tests.factories import GameFactory, UserFactory, play_one, started_game
+from tests.factories import GameFactory, UserFactory, started_game
+from tests.rated_games import play_rounds, snapshot, three_way
 
 pytestmark = pytest.mark.django_db
 
@@ -21,32 +20,6 @@ pytestmark = pytest.mark.django_db
 def every_game_rated(settings):
     """Rate games however few rounds were played, so that resignations make quick results."""
     settings.RATING_MIN_ROUNDS = 0
-
-
-def play_rounds(game, rounds):
-    """Play good moves through the services until `rounds` rounds are over."""
-    by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}
-    bot, rng = get_bot("easy"), random.Random(game.seed)
-    while game.status == Game.Status.ACTIVE and game.round_index < rounds:
-        view = GameState.from_dict(game.state).view(game.to_move_seat)
-        play_one(game, by_seat, choose=lambda actions, view=view: bot.choose(view, rng))
-
-
-def three_way(a, b, c):
-    """a wins: c resigns, then b, and the game ends with a alone (b and c tie for last)."""
-    game = started_game([a, b, c])
-    services.game_resign(game_id=game.pk, user=c)
-    services.game_resign(game_id=game.pk, user=b)
-    game.refresh_from_db()
-    return game
-
-
-def snapshot():
-    ratings = set(Rating.objects.values_list("user_id", "mu", "sigma", "ordinal", "games"))
-    changes = set(
-        RatingChange.objects.values_list("game_id", "user_id", "rank", "mu_after", "sigma_after")
-    )
-    return ratings, changes
 
 
 @pytest.mark.postgres

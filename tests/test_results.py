@@ -9,7 +9,7 @@ from django.core.management import call_command
 from games import services
 from games.models import RoundScore, Seat
 from tests.factories import UserFactory, started_game
-from tests.test_ratings import play_rounds, snapshot, three_way
+from tests.rated_games import play_rounds, snapshot, three_way
 
 pytestmark = pytest.mark.django_db
 

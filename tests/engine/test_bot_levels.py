@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
-from games.engine.bots import EasyBot, GreedyBot, HardBot, get_bot, hard
+from games.engine.bots import EasyBot, GreedyBot, HardBot, hard
 from games.engine.bots.knowledge import LastTurn, explains, knowledge_of, sample_deal, sample_hands
 from games.engine.bots.outlook import OUT_BONUS, OUT_BONUS_PER_CARD, Outlook
 from games.engine.bots.simple import ranked_discards
@@ -22,8 +22,7 @@ from games.engine.cards import Card
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from tests.engine.test_games_property import rules_strategy
-from tests.engine.test_state import cards, make_state
+from tests.engine.helpers import advance, cards, make_state, mid_round_view, rules_strategy
 
 pytestmark = pytest.mark.engine
 
@@ -34,19 +33,6 @@ def tiny_hard() -> HardBot:
 
 
 LEVELS = {"easy": EasyBot(), "medium": GreedyBot(), "hard": tiny_hard()}
-
-
-def advance(state: GameState, steps: int, seed: str) -> int:
-    """Play up to `steps` actions of medium and random bots (a mix reaches every phase); the
-    number played."""
-    rng = random.Random(seed)
-    names = ["medium", "random"]
-    for step in range(steps):
-        if state.is_over:
-            return step
-        bot = get_bot(names[step % 3 == 0])
-        state.apply(bot.choose(state.view(state.to_move), rng))
-    return steps
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,14 +65,6 @@ def test_whole_games_between_the_levels_are_legal(players):
         state.apply(action)
 
 
-def mid_round_view(seed="same", steps=9, players=3):
-    state = GameState.new(Rules(), players, seed)
-    state.round_index = 6  # nine cards: enough choice for the search to matter
-    state._deal()
-    advance(state, steps, seed)
-    return state
-
-
 @pytest.mark.parametrize("steps", [8, 9, 10, 11])
 def test_the_same_view_seed_and_budget_give_the_same_action(steps):
     view = mid_round_view(steps=steps).view(mid_round_view(steps=steps).to_move)
@@ -98,7 +76,7 @@ def test_the_same_view_seed_and_budget_give_the_same_action(steps):
 CHOICE_SCRIPT = """
 import random
 from games.engine.bots import HardBot
-from tests.engine.test_bot_levels import mid_round_view
+from tests.engine.helpers import mid_round_view
 state = mid_round_view(steps=9)
 print(HardBot(0.01, time_cap=False).choose(state.view(state.to_move), random.Random("x")))
 """

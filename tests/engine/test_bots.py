@@ -17,7 +17,7 @@ from games.engine.errors import RuleError
 from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from tests.engine.test_state import cards, make_state
+from tests.engine.helpers import cards, make_state
 
 pytestmark = pytest.mark.engine
 

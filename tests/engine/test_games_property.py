@@ -18,25 +18,12 @@ from games.engine.bots import get_bot
 from games.engine.cards import JOKER_RANK, JOKER_SUIT, Card, make_deck
 from games.engine.melds import is_meld
 from games.engine.results import MoveRecord
-from games.engine.rules import ROUND_SCHEDULES, Rules
+from games.engine.rules import Rules
 from games.engine.state import GameState
+from tests.engine.helpers import rules_strategy
 
 pytestmark = pytest.mark.engine
 
-rules_strategy = st.builds(
-    Rules,
-    aces_high=st.booleans(),
-    face_cards_by_rank=st.booleans(),
-    wild_penalty=st.sampled_from([None, 15]),
-    max_wilds_per_meld=st.sampled_from([None, 1]),
-    all_wild_melds=st.booleans(),
-    jokers=st.booleans(),
-    rounds=st.sampled_from(sorted(ROUND_SCHEDULES)),
-    double_face_rounds=st.booleans(),
-    redemption=st.booleans(),
-    # short limits keep random play short; long ones let greedy bots go out (last turns, lay-offs)
-    turn_limit=st.sampled_from([1, 2, 5, 30]),
-)
 game_strategy = st.tuples(
     rules_strategy,
     st.integers(2, 8),

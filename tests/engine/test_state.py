@@ -11,59 +11,9 @@ from games.engine.cards import Card, make_deck, shuffled
 from games.engine.errors import RuleError
 from games.engine.rules import Rules
 from games.engine.state import GameState
+from tests.engine.helpers import cards, finish_round, make_state, pass_turn
 
 pytestmark = pytest.mark.engine
-
-
-# -- helpers (also used by the other state test modules) -------------------------------------------
-
-
-def cards(text: str) -> list[Card]:
-    """Cards by token: '7H 7H.1 JK.1' (a token names one physical card, copy included)."""
-    return [Card.from_token(token) for token in text.split()]
-
-
-def make_state(
-    hands: list[str],
-    *,
-    rules: Rules | None = None,
-    stock: str | None = None,
-    discard: str | None = None,
-    to_move: int = 0,
-    round_index: int = 0,
-    seed: str = "test",
-) -> GameState:
-    """A state in the draw phase of `round_index` with the given hands (and stock/discard pile,
-    top card last), `to_move` to play. Cards need not add up to a deck."""
-    state = GameState.new(rules or Rules(), len(hands), seed)
-    if round_index:
-        state.round_index = round_index
-        state._deal()
-    state.hands = [cards(hand) for hand in hands]
-    if stock is not None:
-        state.stock = cards(stock)
-    if discard is not None:
-        state.discard_pile = cards(discard)
-    state.to_move = to_move
-    return state
-
-
-def pass_turn(state: GameState) -> None:
-    """Draw (from the stock when possible) and discard the card drawn, or another if that card
-    may not be thrown back."""
-    seat = state.to_move
-    source = "stock" if state.is_legal(Draw(seat, "stock")) else "discard"
-    drawn = state.apply(Draw(seat, source)).card
-    if state.is_legal(Discard(seat, drawn)):
-        state.apply(Discard(seat, drawn))
-    else:
-        state.apply(next(a for a in state.legal_actions() if isinstance(a, Discard)))
-
-
-def finish_round(state: GameState) -> None:
-    round_index = state.round_index
-    while state.round_index == round_index and not state.is_over:
-        pass_turn(state)
 
 
 def deck_tokens(rules: Rules, players: int) -> Counter:

@@ -11,7 +11,7 @@ from games.engine.cards import Card
 from games.engine.errors import RuleError
 from games.engine.rules import Rules
 from games.engine.state import GameState
-from tests.engine.test_state import cards, finish_round, make_state
+from tests.engine.helpers import cards, finish_round, make_state
 
 pytestmark = pytest.mark.engine
 

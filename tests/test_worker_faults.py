@@ -6,11 +6,11 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from celery import Celery
+from redis import Redis
 
 from tests.private_servers import PrivateRedis
 from tests.workers import wait_for
@@ -45,6 +45,14 @@ def redis_and_worker():
         redis.close()
 
 
+LOST = "Connection to broker lost"  # what the worker logs when it notices Redis has gone
+
+
+def held(url: str) -> int:
+    """How many tasks the worker holds unacknowledged (kombu keeps them in Redis)."""
+    return Redis.from_url(url).hlen("unacked")
+
+
 def answers_ping(url: str) -> bool:
     """The worker answers a ping through the broker (a fresh client: the old one's connections
     died with Redis)."""
@@ -66,9 +74,10 @@ def test_the_worker_lives_through_redis_restarts_while_holding_unacknowledged_ta
         with Celery("fault-client", broker=url) as client:
             for _ in range(3):  # held by the worker, unacknowledged, until their countdown ends
                 client.send_task("games.tasks.heartbeat", args=["fault"], countdown=600)
-        time.sleep(1.5)
+        assert wait_for(lambda: held(url) >= 3, 30), log.read_text()
+        losses = log.read_text().count(LOST)
         redis.stop()
-        time.sleep(1)
+        assert wait_for(lambda n=losses: log.read_text().count(LOST) > n, 30), log.read_text()
         redis.start()
         alive = wait_for(lambda: answers_ping(url), 30)
         assert worker.poll() is None and alive, f"restart {restart + 1}:\n{log.read_text()}"

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 import redis
 from django.core import mail
-from django.db import connection
+from django.db import OperationalError, connection, transaction
 from django.urls import reverse
 
 from accounts.selectors import preferences_of
@@ -243,6 +243,25 @@ class WorkerProcess:
                 self.kill()
 
 
+def lockable(game) -> bool:
+    """No other session holds the game's row (PostgreSQL ends a session whose client died and
+    rolls its transaction back)."""
+    try:
+        with transaction.atomic():
+            Game.objects.select_for_update(nowait=True).get(pk=game.pk)
+        return True
+    except OperationalError:
+        return False
+
+
+def held_bot_moves() -> list[str]:
+    """The bot moves a worker holds unacknowledged (kombu keeps them in the broker's Redis),
+    by their arguments."""
+    unacked = redis.Redis.from_url(os.environ["REDIS_URL"]).hvals("unacked")
+    held = [json.loads(raw)[0]["headers"] for raw in unacked]
+    return [h["argsrepr"] for h in held if h["task"] == "games.tasks.bot_move"]
+
+
 @pytest.fixture
 def workers():
     started: list[WorkerProcess] = []
@@ -274,19 +293,17 @@ def test_a_worker_killed_mid_move_and_restarted_loses_and_doubles_no_move(worker
     assert wait_for(lambda: slow.said("MID-TASK"), timeout=60), "".join(slow.lines)
     assert fresh(game).version == before  # written, not committed
     slow.kill()
-    time.sleep(0.5)
+    assert wait_for(lambda: lockable(game)), "the killed worker's transaction still holds the game"
     assert fresh(game).version == before  # the killed transaction left nothing behind
     # Not acknowledged: the broker still holds the task (beside any mail the worker had reserved).
-    unacked = redis.Redis.from_url(os.environ["REDIS_URL"]).hvals("unacked")
-    held = [json.loads(raw)[0]["headers"] for raw in unacked]
-    assert [h["argsrepr"] for h in held if h["task"] == "games.tasks.bot_move"] == [
-        repr((game.pk, before))
-    ]
+    assert held_bot_moves() == [repr((game.pk, before))]
 
     # A new worker takes the unacknowledged task back (its visibility timeout has passed).
     workers(pause=0, visibility_timeout=1)
     assert wait_for(lambda: fresh(game).to_move_seat == human_seat, timeout=60)
-    time.sleep(1)  # room for a double to show up, if there were one
+    # Every task settled, the one taken back included, before counting: a double would show now.
+    assert wait_for(lambda: not held_bot_moves(), timeout=60)
+    assert worker_has_drained()
     game = fresh(game)
     bot_moves = Move.objects.filter(game=game, seq__gte=before)
     assert bot_moves.first().action["type"] == "draw"

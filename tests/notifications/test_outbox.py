@@ -60,8 +60,11 @@ class FlakyBackend(EmailBackend):
 
 
 @pytest.fixture
-def flaky_mail(settings):
+def flaky_mail(settings, monkeypatch):
+    """The flaky server, taking every mail until the test sets how many times it fails (the count
+    is put back after the test, so no failure is left over for the next one)."""
     settings.MAILERS = {"default": {"BACKEND": f"{__name__}.FlakyBackend"}}
+    monkeypatch.setattr(FlakyBackend, "failures", 0)
     return FlakyBackend
 
 

@@ -1,6 +1,6 @@
 """Writes that need not wait for the disk: what a player has seen and when they were last at the
-table. On PostgreSQL each commit waits for its WAL to reach the disk (fdatasync: 4 ms a commit on
-this machine, more than the rest of an unchanged poll); these writes commit without waiting
+table. On PostgreSQL each commit waits for its WAL to reach the disk (an fdatasync, which can
+cost more than the rest of an unchanged poll); these writes commit without waiting
 (synchronous_commit off for their own transaction alone). A crash can forget the last fraction of
 a second of them (a few moves shown again as news, a 'your turn' mail that does not wait for a
 player who was looking), never corrupts anything, and never touches a move: inside a transaction

@@ -1,7 +1,8 @@
 """Every page runs a fixed number of SQL queries, however many moves, games, players, chat
-messages, notices and follows there are (issue 16, part 2). Each test builds a small world and a
-large one, counts each page's queries in both, and compares them with the pinned counts: a count
-that grows with the data shows as two different numbers, any other change as a new one.
+messages, notices and follows there are (docs/benchmarks.md lists them). Each test builds a small
+world and a large one, counts each page's queries in both, and compares them with the pinned
+counts: a count that grows with the data shows as two different numbers, any other change as a
+new one.
 
 Each count is the whole request's: the session comes from the cache, then the player (auth), the
 page's own reads, and on a full page the bar's count of new notices (one query)."""

@@ -262,14 +262,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
-# Bots wait a moment before moving, so their play reads like a turn, not a flash.
 # /healthz answers 503 when the worker's heartbeat (every 30 s) is older than this: four beats.
 WORKER_STALE_SECONDS = int(os.environ.get("WORKER_STALE_SECONDS", "120"))
+# Bots wait a moment before moving, so their play reads like a turn, not a flash.
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
-# The hard bot's thinking budget per move, on one core (a worker's, never a web request's).
+# A cap on the hard bot's time per move, in the worker (never in a web request). Its move is a
+# bounded amount of work (at most seven hands valued, 96 sampled hands read), milliseconds to a
+# few hundred, so the cap is seldom reached; when it is, with BOT_HARD_TIME_CAP on, the move keeps
+# the best candidate valued so far. Tests turn the cap off, so that choices never vary.
 BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "1.0"))
-# The search is bounded by a count of simulated turns derived from the budget; the clock only
-# stops one that runs over on a busy machine (tests turn it off, for choices that never vary).
 BOT_HARD_TIME_CAP = True
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 30.0},

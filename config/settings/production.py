@@ -14,7 +14,7 @@ if len(SECRET_KEY) < 50:
     )
 DEBUG = False
 
-# Behind a proxy that terminates HTTPS (the deployment in the README): the header it sets to say
+# Behind a proxy that terminates HTTPS (docs/operations.md, Deploying): the header it sets to say
 # the request came by HTTPS. Empty when the app faces the network itself, for then a client could
 # send the header and pass for HTTPS.
 PROXY_SSL_HEADER = os.environ.get("PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()

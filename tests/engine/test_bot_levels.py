@@ -248,7 +248,7 @@ def test_hard_charges_a_discard_for_what_it_gives_the_next_seat(monkeypatch):
 
 def test_two_player_hard_baits_the_other_seat_with_a_card_it_would_only_swap_in():
     """In two-player games nothing is charged for what a discard gives (it lost in
-    tournaments, README), but a card the other seat would take only to lower its penalty
+    tournaments, docs/bots.md), but a card the other seat would take only to lower its penalty
     earns the bait: the 2D melds with nothing seat 1 is known to hold, the 2C makes it a run."""
     assert hard.FEED_WEIGHT_TWO_PLAYERS == 0.0 and hard.BAIT > 0
     view = feeding_view()

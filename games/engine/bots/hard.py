@@ -12,9 +12,8 @@ next seat's answer to a discard priced on hands sampled from what it did.
   penalty (shared among the opponents). In a two-player game a card the other seat would take
   only to lower its penalty (it melds with nothing there: a cheap card for a costly one) earns
   BAIT points for each sampled hand that takes it: the taker gives up its draw from the stock,
-  the card that could have completed a meld (README, "Tournament figures": hard's mean margin
-  over medium grew by 2.5 to 6 points a game on three seeds, its share of games below medium did
-  not move on 400 games; charging a two-player discard for what it gives lost).
+  the card that could have completed a meld. (Charging a two-player discard for what it gives
+  lost in tournaments; docs/bots.md has the current figures.)
 - Draw: the top discard when the best hand it makes (after the best of the CANDIDATES discards
   of another face) has a better outlook than the hand now after the gain a stock draw is
   expected to bring.

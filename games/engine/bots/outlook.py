@@ -7,16 +7,13 @@ P0 - P1 is what one draw is worth to the hand: its outs (cards that complete or 
 times how likely each comes, plus a cheaper card for a costly one. The hand's value is
 P0 - LOOKAHEAD * (P0 - P1); at LOOKAHEAD 1 it is P1, the penalty expected after the next draw,
 so a hand with outs is worth keeping over one a little cheaper now. (Larger weights, meant to
-count the further draws of a round, lost: above 1 the value rewards holding costly cards,
-whose swap for a cheap card is a likely "gain"; in tournaments 0.5, 1 and 2 were within noise
-of each other, 5 lost most games, and weighting only the melding part of the gain 3 times over
-lost too. README, "Tournament figures".) A draw that lets the hand go out is worth a bonus
-beyond a penalty of 0: going out ends the round on the others, who keep what they hold. In a
-two-player game that is the other seat's deadwood, which grows with the hand: the bonus is
-OUT_BONUS_PER_CARD points per card dealt (7.5 with 3 cards, 32.5 with 13; paired on 400 games
-of seed dev10 against the flat 5 it was, hard's lead over medium grew by 0.6 points a game at
-1.2 per card, 2.5 at 2.5, 2.4 at 4, 2.2 at 6; README, "Tournament figures"). In games of three
-or more it stays a flat OUT_BONUS (the scaled bonus is untested there).
+count the further draws of a round, lost in tournaments: above 1 the value rewards holding
+costly cards, whose swap for a cheap card is a likely "gain".) A draw that lets the hand go out
+is worth a bonus beyond a penalty of 0: going out ends the round on the others, who keep what
+they hold. In a two-player game that is the other seat's deadwood, which grows with the hand:
+the bonus is OUT_BONUS_PER_CARD points per card dealt (7.5 with 3 cards, 32.5 with 13). In games
+of three or more it stays a flat OUT_BONUS (the scaled bonus is untested there). The tournament
+figures are in docs/bots.md.
 
 p(x): an unseen card is in the stock or in an opponent's hand; the opponents' hands hold
 `card_counts - known cards` of the unseen cards, each card weighted as knowledge.card_weights

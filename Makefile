@@ -66,8 +66,9 @@ $(VENV)/.bench-installed: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,bench]'
 	touch $@
 
+# The engine, pages and logins benchmarks (devtools/, development only): each prints figures.
 bench: $(VENV)/.bench-installed
-	$(PY) -m games.engine.bench
+	$(PY) -m devtools.bench
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
 

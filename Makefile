@@ -54,9 +54,11 @@ test: $(STAMP) translations
 faulttest: $(STAMP) translations
 	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider
 
+# Ruff, then the layers: the import contracts under [tool.importlinter] in pyproject.toml.
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .
@@ -66,8 +68,9 @@ $(VENV)/.bench-installed: $(STAMP)
 	$(PY) -m pip install -q -e '.[dev,bench]'
 	touch $@
 
+# The engine, pages and logins benchmarks (devtools/, development only): each prints figures.
 bench: $(VENV)/.bench-installed
-	$(PY) -m games.engine.bench
+	$(PY) -m devtools.bench
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
 

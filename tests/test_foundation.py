@@ -70,7 +70,7 @@ from django.urls import reverse
 django.setup()
 names = ["SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
          "SESSION_COOKIE_NAME", "CSRF_COOKIE_SECURE", "CSRF_COOKIE_HTTPONLY", "X_FRAME_OPTIONS",
-         "SECURE_PROXY_SSL_HEADER", "ALLOWED_HOSTS", "DEBUG"]
+         "SECURE_PROXY_SSL_HEADER", "ALLOWED_HOSTS", "DEBUG", "INSTALLED_APPS"]
 found = {name: getattr(settings, name, None) for name in names}
 found["admin"] = reverse("admin:index")
 found["script-src"] = settings.SECURE_CSP["script-src"]
@@ -103,6 +103,10 @@ def test_production_hardens_cookies_and_moves_the_admin_off_admin(tmp_path):
     assert found["X_FRAME_OPTIONS"] == "DENY" and found["ALLOWED_HOSTS"] == ["a.example.org"]
     assert found["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
     assert "'unsafe-inline'" not in found["script-src"]
+
+
+def test_production_installs_no_development_tools(tmp_path):
+    assert "devtools" not in _production_settings({}, tmp_path)["INSTALLED_APPS"]
 
 
 def test_production_takes_the_admin_address_and_the_proxy_header_from_the_environment(tmp_path):

@@ -7,6 +7,8 @@ from .base import BROKER_DIR, VAR_DIR, env_bool
 
 DEBUG = env_bool("DEBUG", True)
 SECRET_KEY = SECRET_KEY or "local-development-only-not-secret"  # noqa: F405
+# The development tools (benchmarks, seeding, tournaments); never in production.
+INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
 for folder in (VAR_DIR, STATIC_ROOT, BROKER_DIR / "queue", BROKER_DIR / "control"):  # noqa: F405
     folder.mkdir(parents=True, exist_ok=True)
 if not (VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY):  # noqa: F405

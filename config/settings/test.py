@@ -9,6 +9,8 @@ from .base import REDIS_URL
 
 SECRET_KEY = "test-only-not-secret"
 DEBUG = False
+# The development tools (benchmarks, seeding, tournaments); never in production.
+INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 STORAGES = {

@@ -5,10 +5,8 @@ import io
 import pytest
 from django.core.management import call_command
 
+from devtools.tournament import head_to_head, lineup_for, play_game, summarize
 from games.engine.rules import Rules
-from games.engine.tournament import head_to_head, lineup_for, play_game, summarize
-
-pytestmark = pytest.mark.engine
 
 
 def test_each_deal_is_played_from_every_seat():
@@ -47,7 +45,7 @@ def test_the_command_prints_the_table():
 def test_leads_are_paired_game_by_game():
     """A game's lead is the other level's best total less this one's; two runs compare on the
     games both played."""
-    from games.engine.tournament import GameRecord, margins, paired_difference
+    from devtools.tournament import GameRecord, margins, paired_difference
 
     def record(index, seats, totals):
         return GameRecord(index, seats, totals, (), (), 0, {})

@@ -28,11 +28,12 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
-from .cards import Card, make_deck
-from .melds import arrange, discard_options
-from .rules import Rules
+from games.engine.bots import HardBot, get_bot, simulate_game
+from games.engine.cards import Card, make_deck
+from games.engine.melds import CACHE, arrange, discard_options
+from games.engine.rules import Rules
+from games.engine.state import GameState
 
 SEED = 20260101
 RL_RANKS = "A23456789TJQK"
@@ -77,8 +78,6 @@ def _time_each(fn: Callable[..., object], calls: list[tuple], best_of: int = 1) 
 
 def _cache_sizes() -> tuple[int, ...]:
     """How much the solver remembers across calls (to show what a timed pass added)."""
-    from .melds import CACHE
-
     return tuple(CACHE.sizes().values())
 
 
@@ -250,14 +249,6 @@ def bench_discard_options(count: int) -> None:
 
 
 def bench_games(seconds: float = 10.0) -> None:
-    state_file = Path(__file__).with_name("state.py")
-    try:
-        from .bots import simulate_game
-    except ImportError:
-        simulate_game = None
-    if not state_file.exists() or simulate_game is None:
-        print("\nwhole games: skipped (no games/engine/state.py with a bot API yet)")
-        return
     print("\nwhole simulated games (bots 'medium', classic schedule, default rules)")
     for players in (2, 4):
         games = 0
@@ -273,11 +264,6 @@ def bench_hard_bot(seconds: float = 10.0, budget: float = 1.0) -> None:
     """The hard bot's speed at its default budget (a cap it does not reach; no clock here): hands
     valued (each against every unseen card) per second, and time per move that valued any, over
     its moves in 2-player games against the medium bot."""
-    import random
-
-    from .bots import HardBot, get_bot
-    from .state import GameState
-
     hard, medium = HardBot(budget, time_cap=False), get_bot("medium")
     valued = moves = 0
     spent = 0.0

@@ -1,4 +1,4 @@
-"""Play bot levels against each other and print how they fared (see games/engine/tournament.py)."""
+"""Play bot levels against each other and print how they fared (see devtools/tournament.py)."""
 
 import json
 import multiprocessing
@@ -7,9 +7,8 @@ from functools import partial
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.engine import LEVELS, Rules
-from games.engine.bots import BOTS
-from games.engine.tournament import (
+from devtools.progress import progress_bar
+from devtools.tournament import (
     GameRecord,
     head_to_head,
     margins,
@@ -17,7 +16,8 @@ from games.engine.tournament import (
     play_game,
     summarize,
 )
-from games.management.progress import progress_bar
+from games.engine import LEVELS, Rules
+from games.engine.bots import BOTS
 
 
 class Command(BaseCommand):

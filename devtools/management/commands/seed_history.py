@@ -1,11 +1,11 @@
-"""Fill the database with a made-up history for measuring pages at scale (games/seeding.py)."""
+"""Fill the database with a made-up history for measuring pages at scale (devtools/seeding.py)."""
 
 import time
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.management.progress import progress_bar
-from games.seeding import seed_history
+from devtools.progress import progress_bar
+from devtools.seeding import seed_history
 
 
 class Command(BaseCommand):

@@ -37,11 +37,10 @@ from django.utils import timezone
 
 from accounts.models import Preferences, User
 from accounts.services import bots_ensure
-
-from .engine import GameState, Rules, get_bot
-from .models import TIME_PER_MOVE_DAYS, Follow, Game, Rating, Seat
-from .ratings import MODEL
-from .results import seats_rank
+from games.engine import GameState, Rules, get_bot
+from games.models import TIME_PER_MOVE_DAYS, Follow, Game, Rating, Seat
+from games.ratings import MODEL
+from games.results import seats_rank
 
 # How many players sit at a game, and how often (2-4 mostly).
 SEAT_COUNT_WEIGHTS = {2: 38, 3: 26, 4: 20, 5: 6, 6: 5, 7: 3, 8: 2}

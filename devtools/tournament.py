@@ -13,9 +13,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bots import HardBot, get_bot
-from .rules import Rules
-from .state import GameState
+from games.engine.bots import HardBot, get_bot
+from games.engine.rules import Rules
+from games.engine.state import GameState
 
 
 @dataclass

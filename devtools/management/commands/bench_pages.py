@@ -11,9 +11,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from devtools.timing import time_page
 from games import services
 from games.engine import GameState, Rules, get_bot
-from games.management.timing import time_page
 from games.models import Game, Seat
 
 

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from games.management.timing import PageTimes, time_page
+from devtools.timing import PageTimes, time_page
 from games.models import Game, RoundScore, Seat
 
 TARGET = 2.0  # each page within 2x of its time on an almost empty database

@@ -1,4 +1,4 @@
-"""`manage.py seed_history` at a tiny size (games/seeding.py): the rows it writes hang together
+"""`manage.py seed_history` at a tiny size (devtools/seeding.py): the rows it writes hang together
 as the site's own would, and the pages read them."""
 
 import itertools

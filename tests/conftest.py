@@ -7,8 +7,21 @@ import os
 import uuid
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from tests.seeds import forget, seed_for_test, seeds_made
+
+# Hypothesis: `ci` (what .ci/run sets) tries many examples, `dev` (the default) a few, for a quick
+# loop; HYPOTHESIS_PROFILE chooses. A test whose example is costly (a whole game) asks for a share
+# of the profile's count (tests/examples.py), never for a count of its own.
+hypothesis_settings.register_profile(
+    "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.register_profile(
+    "dev", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 HAVE_POSTGRES = os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://"))
 HAVE_REDIS = os.environ.get("REDIS_URL", "").startswith("redis")

@@ -9,13 +9,14 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from accounts.forms import PreferencesForm, ProfileForm, PushSubscriptionForm
 from games.deadlines import vacations
 from games.forms import GameCreateForm, VacationForm
 from games.models import Move
+from tests.examples import examples
 from tests.factories import UserFactory, started_game
 from tests.urlwalk import is_admin, walk, world_build
 
@@ -92,7 +93,7 @@ def fuzzed_url(data, route: str, name: str, real: dict) -> str:
     return reverse(name, kwargs=kwargs)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(1, suppress_health_check=list(HealthCheck))
 @given(
     data=st.data(),
     pattern=st.sampled_from(PATTERNS),
@@ -143,7 +144,7 @@ def table():
     return started_game(users), users
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(2 / 3, suppress_health_check=list(HealthCheck))
 @given(
     name=st.sampled_from(POSTS),
     data=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=4),
@@ -162,7 +163,7 @@ def test_junk_posts_never_500_and_never_move(table, name, data, who):
     assert not Move.objects.filter(game=game).exists()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@examples(1 / 4, suppress_health_check=list(HealthCheck))
 @given(path=st.text(max_size=30), v=junk)
 def test_junk_gets_never_500(table, path, v):
     game, users = table

@@ -1,11 +1,26 @@
 """Tests: PostgreSQL and Redis when DATABASE_URL / REDIS_URL are set, SQLite otherwise."""
 
 import os
+import sys
+from urllib.parse import urlsplit, urlunsplit
 
 from config.vapid import vapid_keys_new
 
 from .base import *  # noqa: F403
-from .base import REDIS_URL
+from .base import REDIS_URL, redis_cache
+
+# pytest-xdist runs the suite in several processes: each takes a Redis database of its own (the
+# one named, then the ones below it), so that no two share a broker queue or a cache. It is put
+# back into the environment, where the processes a test starts (a Celery worker) find it; they
+# inherit PYTEST_XDIST_WORKER too but do not run pytest, and keep the URL they are given.
+# (pytest-django gives each xdist process its own test database, test_<name>_gw<N>.)
+_xdist_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and _xdist_worker.startswith("gw") and "pytest" in sys.modules:
+    _url = urlsplit(REDIS_URL)
+    _db = int(_url.path.strip("/") or 0) - int(_xdist_worker[2:])
+    REDIS_URL = urlunsplit(_url._replace(path=f"/{_db}"))
+    os.environ["REDIS_URL"] = REDIS_URL
+    CACHES = {"default": redis_cache(REDIS_URL)}
 
 SECRET_KEY = "test-only-not-secret"
 DEBUG = False

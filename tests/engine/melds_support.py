@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from games.engine import Arrangement, Card, Rules, arrange, is_meld
 from games.engine.cards import make_deck, parse_cards
+from tests.examples import examples
 
 DEFAULT = Rules()
 HIGH = Rules(aces_high=True)
@@ -73,7 +73,7 @@ def hands(draw, max_size=16, decks=3):
     return list(dict.fromkeys(picks + rest))
 
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = examples(1)
 
 
 def brute_penalty(hand, wild_rank, rules, table_melds=()):

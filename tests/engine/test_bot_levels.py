@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
@@ -23,6 +23,7 @@ from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from tests.engine.helpers import advance, cards, make_state, mid_round_view, rules_strategy
+from tests.examples import examples
 
 pytestmark = pytest.mark.engine
 
@@ -35,7 +36,7 @@ def tiny_hard() -> HardBot:
 LEVELS = {"easy": EasyBot(), "medium": GreedyBot(), "hard": tiny_hard()}
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(1 / 4)
 @given(
     rules=rules_strategy,
     players=st.integers(2, 8),

@@ -6,7 +6,7 @@ import inspect
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
@@ -18,6 +18,7 @@ from games.engine.melds import discard_options
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from tests.engine.helpers import cards, make_state
+from tests.examples import examples
 
 pytestmark = pytest.mark.engine
 
@@ -162,7 +163,7 @@ def test_greedy_bots_go_out_often():
     assert sum(w is not None for w in went_out) >= 8
 
 
-@settings(max_examples=300, deadline=None)
+@examples(2)
 @given(
     st.lists(st.integers(0, 51), min_size=4, max_size=12, unique=True),
     st.integers(3, 13),

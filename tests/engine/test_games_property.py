@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut, action_from_dict
@@ -21,6 +21,7 @@ from games.engine.results import MoveRecord
 from games.engine.rules import Rules
 from games.engine.state import GameState
 from tests.engine.helpers import rules_strategy
+from tests.examples import examples
 
 pytestmark = pytest.mark.engine
 
@@ -30,7 +31,7 @@ game_strategy = st.tuples(
     st.text("abcdefghij0123456789", min_size=1, max_size=8),
     st.lists(st.sampled_from(["random", "easy", "medium", "medium"]), min_size=8, max_size=8),
 )
-few = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+few = examples(1 / 12)  # each example is a whole game
 
 
 def play(
@@ -146,7 +147,7 @@ def test_replay_equals_live_play_and_states_round_trip(game):
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(1 / 6)
 @given(game_strategy)
 def test_random_games_finish_and_score_consistently(game):
     rules, players, seed, names = game
@@ -187,7 +188,7 @@ def assert_last_turns_go_once_round_the_table(records: list[MoveRecord], players
             went_out = None
 
 
-@settings(max_examples=10, deadline=None)
+@examples(1 / 15)
 @given(st.integers(2, 4), st.text("abcdef0123", min_size=1, max_size=6), st.booleans())
 def test_long_rounds_reshuffle_the_stock_and_still_conserve_and_replay(players, seed, jokers):
     rules = Rules(jokers=jokers, turn_limit=60)
@@ -240,7 +241,7 @@ def most_turns_in_a_round(rules: Rules, players: int) -> int:
     return rules.turn_limit * players + players - 1
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(1 / 10)
 @given(live_rules, st.integers(2, 8), st.text("abcdef0123", min_size=1, max_size=6), st.data())
 def test_a_live_game_always_has_a_legal_action(rules, players, seed, data):
     names = data.draw(st.lists(st.sampled_from(["random", "easy"]), min_size=8, max_size=8))
@@ -297,7 +298,7 @@ def extreme_states(draw) -> GameState:
     return state
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@examples(1)
 @given(extreme_states(), st.randoms(use_true_random=False))
 def test_a_cornered_seat_still_has_a_legal_action_and_the_round_ends(state, rng):
     round_index, last_round = state.round_index, state.round_index + 1 == state.round_count

@@ -4,10 +4,11 @@ for every rule, and property tests against an independent brute-force reference.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import Arrangement, Rules, arrange, can_go_out, discard_options, is_meld
+from tests.examples import examples
 
 from .melds_support import (
     ALL_WILD,
@@ -194,13 +195,13 @@ def test_never_worse_than_a_shown_arrangement(case):
     assert result.penalty <= sum(rules.penalty(c, wild_rank) for c in deadwood)
 
 
-@settings(max_examples=300, deadline=None)
+@examples(2)
 @given(hand=hands(max_size=8, decks=2), wild_rank=wild_rank_strategy, rules=rules_strategy)
 def test_matches_brute_force_on_small_hands(hand, wild_rank, rules):
     assert arrange(hand, wild_rank, rules).penalty == brute_penalty(hand, wild_rank, rules)
 
 
-@settings(max_examples=80, deadline=None)
+@examples(1 / 2)
 @given(hand=hands(max_size=16), wild_rank=wild_rank_strategy, rules=rules_strategy)
 def test_discard_options_match_arrange_without_each_card(hand, wild_rank, rules):
     options = discard_options(hand, wild_rank, rules)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 
 from games.engine import Rules, arrange
 from games.engine.cards import make_deck
 from games.engine.melds.search import GeneralSearch
+from tests.examples import examples
 
 from .melds_support import (
     DEFAULT,
@@ -26,7 +27,7 @@ from .melds_support import (
 pytestmark = pytest.mark.engine
 
 
-@settings(max_examples=150, deadline=None)
+@examples(1)
 @given(hand=hands(max_size=16), wild_rank=wild_rank_strategy, rules=rules_strategy)
 def test_fast_path_agrees_with_the_general_search(hand, wild_rank, rules):
     """Big hands are beyond brute force: the two exact methods check each other instead."""

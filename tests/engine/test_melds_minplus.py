@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.melds import minplus
+from tests.examples import examples
 
 pytestmark = pytest.mark.engine
 
 
-@settings(max_examples=200, deadline=None)
+@examples(4 / 3)
 @given(
     rows=st.lists(
         st.lists(st.integers(0, 60), min_size=1, max_size=8).map(

@@ -4,10 +4,11 @@ handles, by hand and against the brute-force reference."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine import arrange
+from tests.examples import examples
 
 from .melds_support import (
     DEFAULT,
@@ -68,7 +69,7 @@ def test_invalid_table_meld_is_refused():
         arrange(cards("5H"), None, DEFAULT, [cards("5S 6H 7D")])
 
 
-@settings(max_examples=150, deadline=None)
+@examples(1)
 @given(data=st.data(), wild_rank=wild_rank_strategy, rules=rules_strategy)
 def test_layoffs_match_brute_force(data, wild_rank, rules):
     hand = data.draw(hands(max_size=6, decks=2))

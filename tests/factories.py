@@ -11,6 +11,8 @@ id (tests/seeds.py, through Game.seed's default in tests/conftest.py), so that i
     MoveFactory(game=game)              the seat to move plays its first legal action
 """
 
+import random
+
 import factory
 from allauth.account.models import EmailAddress
 from django.db import transaction
@@ -18,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.engine import GameState, Rules
+from games.engine import GameState, Rules, get_bot
 from games.locking import lock_game
 from games.models import Game, Move, Seat
 
@@ -179,3 +181,24 @@ def play_one(game, users_by_seat, choose=lambda actions: actions[0]):
         services.move_go_out(game_id=game.pk, user=user, version=game.version, card=action["card"])
     game.refresh_from_db()
     return action
+
+
+def play_on(game, *, until=lambda game: False, level="easy", rng=None) -> int:
+    """Good play through the services until `until(game)` or the game's end: each person plays
+    what the `level` bot would choose from their view (so rounds end by going out, in a few
+    hundred moves a game, where the first legal action takes thousands), and a bot's turn is
+    played as the worker would (bot_play_turn, which does nothing if the worker got there
+    first). Returns how many moves were tried."""
+    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    bot, rng = get_bot(level), rng or random.Random(f"{game.seed}:{level}")
+    moves = 0
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE and not until(game):
+        if users[game.to_move_seat].is_bot:
+            services.bot_play_turn(game_id=game.pk, version=game.version)
+            game.refresh_from_db()
+        else:
+            view = GameState.from_dict(game.state).view(game.to_move_seat)
+            play_one(game, users, choose=lambda _legal, view=view: bot.choose(view, rng))
+        moves += 1
+    return moves

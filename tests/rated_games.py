@@ -4,18 +4,13 @@ services, a three-way game decided by resignations, and the ratings table as a c
 import random
 
 from games import services
-from games.engine import GameState, get_bot
-from games.models import Game, Rating, RatingChange
-from tests.factories import play_one, started_game
+from games.models import Rating, RatingChange
+from tests.factories import play_on, started_game
 
 
 def play_rounds(game, rounds):
     """Play good moves through the services until `rounds` rounds are over."""
-    by_seat = {seat.index: seat.user for seat in game.seats.select_related("user")}
-    bot, rng = get_bot("easy"), random.Random(game.seed)
-    while game.status == Game.Status.ACTIVE and game.round_index < rounds:
-        view = GameState.from_dict(game.state).view(game.to_move_seat)
-        play_one(game, by_seat, choose=lambda actions, view=view: bot.choose(view, rng))
+    play_on(game, until=lambda game: game.round_index >= rounds, rng=random.Random(game.seed))
 
 
 def three_way(a, b, c):

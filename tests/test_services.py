@@ -3,11 +3,11 @@ import random
 import pytest
 
 from games import services
-from games.engine import GameState, Rules, get_bot
+from games.engine import GameState, Rules
 from games.errors import GameError, StaleVersion
 from games.models import Game, Move, RoundScore, Seat
 from games.selectors.history import replayed_state
-from tests.factories import UserFactory, legal_actions, play_one, started_game
+from tests.factories import UserFactory, legal_actions, play_on, play_one, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -80,11 +80,7 @@ def test_a_whole_game_is_recorded_move_by_move_and_rebuilds_exactly():
     users = [UserFactory(), UserFactory()]
     game = started_game(users, time_per_move_days=2)
     assert game.deadline is not None
-    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    bot, rng = get_bot("easy"), random.Random(3)
-    while game.status == Game.Status.ACTIVE:  # good play, so rounds end by going out
-        view = GameState.from_dict(game.state).view(game.to_move_seat)
-        play_one(game, by_seat, choose=lambda actions, view=view: bot.choose(view, rng))
+    play_on(game, rng=random.Random(3))  # good play, so rounds end by going out
     assert replayed_state(game) == GameState.from_dict(game.state)
     assert Move.objects.filter(game=game).count() == game.version
     rounds = Rules().round_count

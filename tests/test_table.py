@@ -8,7 +8,7 @@ from games import services
 from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import UserFactory, play_on, play_one, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -49,8 +49,7 @@ def test_a_game_ended_by_resignation_shows_as_over_to_the_other_player(client, d
 @pytest.mark.slow  # a whole game
 def test_a_game_played_to_the_end_says_so_without_an_early_end(client, duel):
     game, by_seat = duel
-    while game.status == Game.Status.ACTIVE:
-        play_one(game, by_seat)
+    play_on(game)
     assert game.end_reason == Game.EndReason.COMPLETED
     client.force_login(by_seat[0])
     html = page(client, "game", game).content.decode()
@@ -233,8 +232,7 @@ def test_a_finished_table_says_where_it_ended_and_hides_card_counts(client, duel
 @pytest.mark.slow  # a whole game
 def test_the_replay_offers_no_step_before_the_first_or_after_the_last(client, duel):
     game, by_seat = duel
-    while game.status == Game.Status.ACTIVE:
-        play_one(game, by_seat)
+    play_on(game)
     client.force_login(by_seat[0])
     first = page(client, "game_replay", game, step=0).content.decode()
     last = page(client, "game_replay", game, step=game.version).content.decode()

@@ -9,11 +9,11 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games.engine import GameState, Rules, get_bot
+from games.engine import GameState, Rules
 from games.engine.cards import Card
 from games.models import Game
 from games.presentation import card_info
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import UserFactory, play_on, started_game
 
 pytestmark = pytest.mark.django_db
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
@@ -104,15 +104,6 @@ def assert_groups_named(html: str) -> int:
 
 def mover_of(game, by_seat):
     return by_seat[game.to_move_seat]
-
-
-def play(game, by_seat, rng, until):
-    """Good play (the easy bot's choice) for whoever is to move, until `until(game)`."""
-    bot = get_bot("easy")
-    while game.status == Game.Status.ACTIVE and not until(game):
-        state = GameState.from_dict(game.state)
-        choice = bot.choose(state.view(state.to_move), rng)
-        play_one(game, by_seat, choose=lambda actions, choice=choice: choice)
 
 
 def rig_wild_into_hand(game) -> Card:
@@ -234,7 +225,7 @@ def test_every_card_in_a_whole_game_is_spoken_and_groups_are_labelled(client, du
     checked = groups = 0
     labelled = False
     while game.status == Game.Status.ACTIVE:  # the table every few moves, as the mover sees it
-        play(game, by_seat, rng, until=lambda g, v=game.version + 17: g.version >= v)
+        play_on(game, rng=rng, until=lambda g, v=game.version + 17: g.version >= v)
         client.force_login(by_seat[game.to_move_seat or 0])
         html = client.get(reverse("game", args=[game.pk])).content.decode()
         checked += assert_cards_spoken(html)
@@ -267,7 +258,7 @@ def test_round_summary_and_hint_say_which_cards_are_melds_and_which_are_left_ove
     users = [UserFactory(), UserFactory()]
     game = started_game(users, rules=Rules())
     by_seat = {s.index: s.user for s in game.seats.select_related("user")}
-    play(game, by_seat, random.Random(3), until=lambda g: g.state["round_index"] >= 2)
+    play_on(game, rng=random.Random(3), until=lambda g: g.state["round_index"] >= 2)
     client.force_login(mover_of(game, by_seat))
     page = parse(client.get(reverse("game", args=[game.pk])).content.decode())
     (summary,) = page.find_all(lambda n: "round-summary" in n.classes())
@@ -291,10 +282,10 @@ def test_the_last_rounds_summary_is_open_until_each_player_has_had_a_turn(client
         (summary,) = parse(html).find_all(lambda n: "round-summary" in n.classes())
         return "open" in summary.attrs
 
-    play(game, by_seat, rng, until=lambda g: g.round_index == 1)
+    play_on(game, rng=rng, until=lambda g: g.round_index == 1)
     assert summary_open()  # the round has just begun
     turns = lambda g: GameState.from_dict(g.state).turns_played  # noqa: E731
-    play(game, by_seat, rng, until=lambda g: turns(g) == 1)
+    play_on(game, rng=rng, until=lambda g: turns(g) == 1)
     assert game.round_index == 1 and summary_open()  # one of two players has played
-    play(game, by_seat, rng, until=lambda g: turns(g) == 2)
+    play_on(game, rng=rng, until=lambda g: turns(g) == 2)
     assert game.round_index == 1 and not summary_open()  # each has: it folds away

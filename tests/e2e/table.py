@@ -4,11 +4,9 @@
 import random
 import time
 
-from games import services
 from games.engine import GameState
 from games.engine.bots import get_bot
 from games.models import Game
-from tests.factories import play_one
 
 CHOOSER = get_bot("medium")  # the greedy bot: rounds end soonest
 
@@ -74,20 +72,3 @@ def wait_for_the_worker(page, game, timeout=20.0):
         return game.to_move_seat != seat or game.round_index != round_index
 
     wait_until(page, done, timeout=timeout, what="the bot's move")
-
-
-def play_on(game, *, until=lambda game: False) -> int:
-    """Play on through the services (not the browser) until `until(game)` or the game's end: each
-    person plays what the medium bot would, and a bot's turn is played as the worker would
-    (bot_play_turn, which does nothing if the worker got there first). Returns how many moves
-    were tried."""
-    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
-    moves = 0
-    while fresh(game).status == Game.Status.ACTIVE and not until(game):
-        if users[game.to_move_seat].is_bot:
-            services.bot_play_turn(game_id=game.pk, version=game.version)
-        else:
-            action = chosen_action(game)
-            play_one(game, users, choose=lambda _legal, action=action: action)
-        moves += 1
-    return moves

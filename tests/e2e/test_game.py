@@ -11,11 +11,11 @@ import pytest
 from games.models import Game, Move
 from tests.e2e.table import (
     fresh,
-    play_on,
     play_turn_by_clicking,
     wait_for_the_worker,
     wait_for_version,
 )
+from tests.factories import play_on
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.slow]  # a whole game
 
@@ -90,7 +90,7 @@ def test_two_people_and_a_bot_play_rounds_by_clicking_then_finish_and_look_back(
     for page in (a, b):
         assert page.evaluate("window.e2eNotReloaded === true")
 
-    moves = play_on(game)
+    moves = play_on(game, level="medium")
     assert fresh(game).status == Game.Status.FINISHED and game.round_index == 10, moves
     # Both tables show the end without a reload.
     for page in (a, b):

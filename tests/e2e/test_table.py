@@ -12,8 +12,8 @@ from config.translations import compile_all
 from games.engine.cards import Card
 from games.models import Game, Move, RoundScore
 from tests.e2e.conftest import artifact
-from tests.e2e.table import fresh, play_on, wait_for_version
-from tests.factories import started_game
+from tests.e2e.table import fresh, wait_for_version
+from tests.factories import play_on, started_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -32,6 +32,7 @@ def game_at_my_turn(user, *, rounds_played=0, also=lambda game: True) -> Game:
     game = started_game([user], seat_count=2, bots="medium")
     play_on(
         game,
+        level="medium",
         until=lambda g: g.round_index >= rounds_played and my_turn_to_draw(g, user) and also(g),
     )
     assert fresh(game).status == Game.Status.ACTIVE, "the game ended before the state looked for"

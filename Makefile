@@ -15,18 +15,34 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test faulttest lint format bench loadtest venv migrate clean translations messages
+.PHONY: run test check lock faulttest lint format bench loadtest venv migrate clean translations messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
 	echo "Using $$py"; $$py -m venv $(VENV)
 
-$(STAMP): $(PY) pyproject.toml
+# Dependencies come from the lock files in requirements/ (every package pinned, with its hashes),
+# made from pyproject.toml by `make lock`; the project itself is installed on top, without them.
+$(STAMP): $(PY) requirements/dev.txt
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q --require-hashes -r requirements/dev.txt
+	$(PY) -m pip install -q --no-deps -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
+
+# After changing a dependency in pyproject.toml: pins every package anew for Python >= 3.12 on
+# any platform, each extra's lock holding the same versions as dev's. `make lock UPGRADE=1` moves
+# every pin to the newest release allowed.
+UV := $(VENV)/bin/uv
+LOCK := $(UV) pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes \
+	--custom-compile-command "make lock" --quiet $(if $(UPGRADE),--upgrade)
+lock: $(PY)
+	$(PY) -m pip install -q 'uv>=0.9,<1'
+	$(LOCK) -o requirements/production.txt
+	$(LOCK) --extra dev -o requirements/dev.txt
+	$(LOCK) --extra dev --extra bench -c requirements/dev.txt -o requirements/bench.txt
+	$(LOCK) --extra dev --extra load -c requirements/dev.txt -o requirements/load.txt
 
 # Catalogues compiled in Python (no GNU gettext needed to set up); `make messages` (which does need
 # it) refreshes every catalogue from the code and templates, keeping what is translated.
@@ -45,8 +61,15 @@ run: $(STAMP) translations
 	$(PY) manage.py ensure_bots
 	$(PY) manage.py serve
 
+# In parallel, a process per core (pytest-xdist; each its own test database and Redis database),
+# the slowest tests listed at the end. PYTEST_ARGS adds to it, e.g. PYTEST_ARGS='-k chat'.
+PYTEST_PARALLEL := -n auto --dist worksteal --durations=15 --durations-min=1
 test: $(STAMP) translations
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_PARALLEL) $(PYTEST_ARGS)
+
+# The quick loop: everything but the slow, browser and worker tests (about a minute).
+check: $(STAMP) translations
+	$(PY) -m pytest $(PYTEST_PARALLEL) -m "not slow and not e2e and not worker and not faults" $(PYTEST_ARGS)
 
 # The whole site through faults (tests/faults, marker `faults`, a few minutes): private
 # PostgreSQL and Redis servers, gunicorn, a worker and beat, restarted and killed during play;
@@ -64,8 +87,8 @@ format: $(STAMP)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
-$(VENV)/.bench-installed: $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,bench]'
+$(VENV)/.bench-installed: $(STAMP) requirements/bench.txt
+	$(PY) -m pip install -q --require-hashes -r requirements/bench.txt
 	touch $@
 
 # The engine, pages and logins benchmarks (devtools/, development only): each prints figures.
@@ -74,8 +97,8 @@ bench: $(VENV)/.bench-installed
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
 
-$(VENV)/.load-installed: $(STAMP)
-	$(PY) -m pip install -q -e '.[dev,load]'
+$(VENV)/.load-installed: $(STAMP) requirements/load.txt
+	$(PY) -m pip install -q --require-hashes -r requirements/load.txt
 	touch $@
 
 # Many players over real HTTP: gunicorn, a Celery worker and beat on PostgreSQL and Redis, locust

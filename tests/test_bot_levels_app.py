@@ -74,7 +74,7 @@ def test_the_settings_page_saves_the_autopilot_level(client):
 
 
 def test_the_easy_bot_accounts_of_before_become_medium():
-    """They played the greedy bot, now the medium level: their games play on alike."""
+    """They played what is now the medium level (MediumBot): their games play on alike."""
     old = User.objects.create(
         username="bot-easy", display_name="Easy Bot", is_bot=True, bot_kind="easy"
     )

@@ -10,7 +10,7 @@ from games.engine.bots import get_bot
 from games.models import Game
 from tests.factories import play_one
 
-CHOOSER = get_bot("medium")  # the greedy bot: rounds end soonest
+CHOOSER = get_bot("medium")  # the medium bot: rounds end soonest
 
 
 def fresh(game) -> Game:

@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
 from ..errors import GameError
-from ..forms import GameCreateForm
+from ..forms import BotFillForm, GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
@@ -128,6 +128,7 @@ def _page_context(request, game, seat, error=None, *, partial=False):
         context["free_seats"] = range(game.seat_count - len(context["seats"]))
         context["rules_summary"] = rules_summary(Rules.from_dict(game.rules))
         context["invitations"] = lists.invitations_sent(game, seat)
+        context["bot_form"] = BotFillForm()
         context["invite_url"] = request.build_absolute_uri(
             reverse("invite", kwargs={"code": game.invite_code})
         )

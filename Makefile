@@ -57,6 +57,7 @@ faulttest: $(STAMP) translations
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/djlint templates --lint
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

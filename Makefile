@@ -77,11 +77,13 @@ check: $(STAMP) translations
 faulttest: $(STAMP) translations
 	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider
 
-# Ruff, then the layers: the import contracts under [tool.importlinter] in pyproject.toml.
+# Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), then the
+# templates (djlint, [tool.djlint]).
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
+	$(VENV)/bin/djlint templates --lint
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -165,7 +165,7 @@ class Preferences(models.Model):
                 name="preferences_turn_mail_valid",
             ),
             models.CheckConstraint(
-                condition=models.Q(autopilot_level__in=["easy", "medium", "hard"]),
+                condition=models.Q(autopilot_level__in=BotLevel.values),
                 name="preferences_autopilot_level_valid",
             ),
         ]

@@ -2,7 +2,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from .engine import BOTS, Rules
+from accounts.models import BotLevel
+
+from .engine import AUTOPILOT_LEVEL, BOTS, Rules
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
 
 # Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
@@ -10,24 +12,31 @@ TIME_CHOICES = [("", _("No time limit"))] + [
     (str(d), ngettext_lazy("%(n)d day per move", "%(n)d days per move", "n") % {"n": d})
     for d in TIME_PER_MOVE_DAYS
 ]
+# The bot levels are accounts.models.BotLevel's; here, what each is called where a game is made.
+FILL_NAMES = {
+    BotLevel.EASY: _("Fill them with easy bots"),
+    BotLevel.MEDIUM: _("Fill them with medium bots"),
+    BotLevel.HARD: _("Fill them with hard bots"),
+}
+SEAT_NAMES = {
+    BotLevel.EASY: _("Easy bot: makes the obvious melds, sometimes throws a card it should keep"),
+    BotLevel.MEDIUM: _("Medium bot: always the best card for its own hand, one move ahead"),
+    BotLevel.HARD: _("Hard bot: thinks ahead over the cards it cannot see"),
+}
 BOT_CHOICES = [
     ("", _("Wait for people to join")),
-    ("easy", _("Fill them with easy bots")),
-    ("medium", _("Fill them with medium bots")),
-    ("hard", _("Fill them with hard bots")),
+    *((level, FILL_NAMES[level]) for level in BotLevel),
     ("random", _("Fill them with random bots")),
 ]
-LEVEL_NAMES = {
-    "easy": _("Easy bot: makes the obvious melds, sometimes throws a card it should keep"),
-    "medium": _("Medium bot: always the best card for its own hand, one move ahead"),
-    "hard": _("Hard bot: thinks ahead over the cards it cannot see"),
-}
 VISIBILITY_CHOICES = [
     ("listed", _("Listed in the lobby: anyone may join")),
     ("friends", _("Friends only: listed for the players you follow, and only they may join")),
     ("private", _("Private: only by its invitation link or by name")),
 ]
-SEAT_CHOICES = [("", _("A person (invite or wait)")), *LEVEL_NAMES.items()]
+SEAT_CHOICES = [
+    ("", _("A person (invite or wait)")),
+    *((level, SEAT_NAMES[level]) for level in BotLevel),
+]
 ROUNDS_CHOICES = [
     ("classic", _("Classic: 11 rounds, 3 to 13 cards")),
     ("extended", _("Extended: 13 rounds, up to 15 cards; aces, then 2s, wild in the last two")),
@@ -153,6 +162,17 @@ class GameCreateForm(forms.Form):
             double_face_rounds=data["double_face_rounds"],
             redemption=data["redemption"],
         )
+
+
+class BotFillForm(forms.Form):
+    """The waiting room's choice of a level for the bots that take the empty seats."""
+
+    bot = forms.ChoiceField(
+        label=_("Bot level"),
+        choices=BotLevel.choices,
+        initial=AUTOPILOT_LEVEL,
+        widget=forms.Select(attrs={"id": "fill-level"}),
+    )
 
 
 class VacationForm(forms.Form):

@@ -1,18 +1,19 @@
 """What a player reads off the table's HTML, as a browser's user would: whose turn, what may be
 drawn, which cards may be discarded or go out, the hint's advice, and where and how often to
-poll. Parsed with regular expressions over the markup of templates/games/game.html (the table
-partial); tests/test_loadtest_table.py renders a real table and checks each field, so a template
-change that breaks the load test fails a test first."""
+poll. Parsed with regular expressions over the markup of templates/games/table.html (the table
+partial, whose tags may break between attributes); tests/test_loadtest_table.py renders a real
+table and checks each field, so a template change that breaks the load test fails a test first."""
 
 import html
 import re
 from dataclasses import dataclass, field
 
 TABLE = re.compile(r'<div id="table"[^>]*\bdata-version="(\d+)"([^>]*)>')
-POLL = re.compile(r'hx-get="([^"]+)" hx-trigger="every (\d+)s')
+POLL = re.compile(r'hx-get="([^"]+)"\s+hx-trigger="every (\d+)s')
 PILE = re.compile(r'<button type="submit" name="source" value="(stock|discard)"([^>]*)>')
+DISABLED = re.compile(r"\sdisabled(\s|$)")
 DISCARD = re.compile(
-    r'<button type="submit" name="card" value="([^"]+)" class="hand-card[^"]*"[^>]*'
+    r'<button type="submit" name="card" value="([^"]+)"\s+class="hand-card[^"]*"[^>]*'
     r'aria-label="([^"]*)"'
 )
 GO_OUT = re.compile(r'<form method="post" action="([^"]+)"[^>]*class="go-out">(.*?)</form>', re.S)
@@ -58,7 +59,7 @@ def parse_table(page: str) -> Table | None:
         poll_url=html.unescape(poll.group(1)) if poll else None,
         poll_seconds=int(poll.group(2)) if poll else 0,
     )
-    table.sources = [source for source, rest in PILE.findall(page) if '" disabled' not in rest]
+    table.sources = [source for source, rest in PILE.findall(page) if not DISABLED.search(rest)]
     for token, label in DISCARD.findall(page):
         name = html.unescape(label).removeprefix("Discard the ").removesuffix(" (just drawn)")
         table.discards.append((token, name))

@@ -8,19 +8,36 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from accounts.models import Preferences, User
+from accounts.models import BotLevel, Preferences, User
 from accounts.selectors import preferences_of
 from accounts.services import bots_ensure, preferences_update
 from games import services
-from games.engine import Rules
+from games.engine import LEVELS, Rules
+from games.forms import BotFillForm, GameCreateForm
 from games.models import Move, Seat
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import GameFactory, UserFactory, play_one, started_game
 
 pytestmark = pytest.mark.django_db
 
 
 def kinds(game) -> dict[int, str]:
     return {seat.index: seat.user.bot_kind for seat in game.seats.select_related("user")}
+
+
+def test_the_levels_offered_are_bot_level_and_the_engine_plays_each():
+    assert BotLevel.values == list(LEVELS)
+    offered = [value for value, _label in BotFillForm().fields["bot"].choices]
+    seats = [value for value, _label in GameCreateForm().fields["seat_2"].choices]
+    assert offered == seats[1:] == BotLevel.values
+
+
+def test_the_waiting_room_offers_each_level_medium_first_chosen(client):
+    host = UserFactory()
+    client.force_login(host)
+    page = client.get(reverse("game", args=[GameFactory(created_by=host).pk])).content.decode()
+    assert '<select name="bot" id="fill-level">' in page
+    assert '<option value="medium" selected>Medium</option>' in page
+    assert '<option value="hard">Hard</option>' in page
 
 
 def test_game_create_seats_a_bot_of_the_chosen_level_per_seat():
@@ -74,7 +91,7 @@ def test_the_settings_page_saves_the_autopilot_level(client):
 
 
 def test_the_easy_bot_accounts_of_before_become_medium():
-    """They played the greedy bot, now the medium level: their games play on alike."""
+    """They played what is now the medium level (MediumBot): their games play on alike."""
     old = User.objects.create(
         username="bot-easy", display_name="Easy Bot", is_bot=True, bot_kind="easy"
     )

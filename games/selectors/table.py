@@ -3,12 +3,15 @@ card the viewer may not see never reaches a template."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
 from ..engine.results import redact_record
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
 from ..presentation import (
+    CardInfo,
     card_info,
     cards_info,
     describe_move,
@@ -92,6 +95,7 @@ def table(game: Game, seat: Seat | None) -> dict:
                 for i, r in enumerate(result.seats)
             ],
         }  # fmt: skip
+    top_discard = card_info(view.top_discard, wild) if view.top_discard else None
     return {
         "game": game,
         "view": view,
@@ -104,7 +108,8 @@ def table(game: Game, seat: Seat | None) -> dict:
         "can_draw": can_draw,
         "can_go_out": bool(go_out),
         "hint": hint,
-        "top_discard": card_info(view.top_discard, wild) if view.top_discard else None,
+        "top_discard": top_discard,
+        "discard_label": _discard_label(top_discard),
         "wild_name": rank_plural(wild),
         "round_number": view.round_index + 1,
         "since": since,
@@ -149,7 +154,8 @@ def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | Non
     """Marks the hand's items for the page. `held`: a copy of the card just taken from the
     discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
     draw (the new card, else the first that may go). `tabstop`: with nothing to discard, the
-    first card is the hand's one tab stop (the arrow keys reach the rest)."""
+    first card is the hand's one tab stop (the arrow keys reach the rest). `label`: what the
+    card's button says to a screen reader."""
     if hand is None:
         return None
     face = (card_info(taken).rank, card_info(taken).suit) if taken else None
@@ -158,9 +164,29 @@ def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | Non
         item["held"] = (card.rank, card.suit) == face and not item["discardable"]
         item["focus"] = False
         item["tabstop"] = item["discardable"]
+        item["label"] = _card_label(item)
     playable = [item for item in hand if item["discardable"]]
     if playable:
         next((i for i in playable if i["just_drawn"]), playable[0])["focus"] = True
     elif hand:
         hand[0]["tabstop"] = True
     return hand
+
+
+def _card_label(item: dict) -> str:
+    """What pressing a card of the hand does, or why it does nothing."""
+    name = item["card"].name
+    if item["discardable"]:
+        if item["just_drawn"]:
+            return _("Discard the %(c)s (just drawn)") % {"c": name}
+        return _("Discard the %(c)s") % {"c": name}
+    if item["held"]:
+        return _("%(c)s: you just took it, so it may not go back this turn") % {"c": name}
+    return name
+
+
+def _discard_label(top: CardInfo | None) -> str:
+    """What the discard pile's button says to a screen reader."""
+    if top is None:
+        return _("The discard pile is empty")
+    return _("Take the %(c)s from the discard pile") % {"c": top.name}

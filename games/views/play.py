@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
 from ..errors import GameError
-from ..forms import GameCreateForm
+from ..forms import BotFillForm, GameCreateForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
@@ -110,34 +110,51 @@ def login_first(request, game_id):
     return to_login(request, request.get_full_path())
 
 
-def _page_context(request, game, seat, error=None, *, partial=False):
-    context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
-    if game.status in (Game.Status.ACTIVE, Game.Status.FINISHED):
-        context.update(table.table(game, seat))
-        context["chat_version"] = viewer.chat_version(game, seat)
-        # A partial answer (a move's, a poll's) leaves out the chat the page holds (its `c`).
-        held = _count(request.POST.get("c", request.GET.get("c"))) if partial else None
-        if held != context["chat_version"]:
-            context["chat"] = chat.chat(game, seat, request.user)
-            context["chat_news"] = chat.news(context["chat"], seat)
-            context["chat_sent"] = True
-        if context["bot_to_move"]:
-            context["poll_seconds"] = BOT_POLL_SECONDS
-    else:
-        context["seats"] = list(game.seats.all())
-        context["free_seats"] = range(game.seat_count - len(context["seats"]))
-        context["rules_summary"] = rules_summary(Rules.from_dict(game.rules))
-        context["invitations"] = lists.invitations_sent(game, seat)
-        context["invite_url"] = request.build_absolute_uri(
+AT_TABLE = (Game.Status.ACTIVE, Game.Status.FINISHED)  # else the waiting room
+
+
+def _waiting_context(request, game, seat, error=None):
+    """The waiting room: a game before it starts (or cancelled before it did)."""
+    seats = list(game.seats.all())
+    return {
+        "game": game,
+        "me": seat,
+        "error": error,
+        "is_host": seat is not None and seat.user_id == game.created_by_id,
+        "seats": seats,
+        "free_seats": range(game.seat_count - len(seats)),
+        "rules_summary": rules_summary(Rules.from_dict(game.rules)),
+        "invitations": lists.invitations_sent(game, seat),
+        "invite_url": request.build_absolute_uri(
             reverse("invite", kwargs={"code": game.invite_code})
-        )
+        ),
+        "bot_form": BotFillForm(),
+    }
+
+
+def _table_context(request, game, seat, error=None, *, partial=False):
+    """The table: a game in play or over."""
+    context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
+    context.update(table.table(game, seat))
+    context["chat_version"] = viewer.chat_version(game, seat)
+    # A partial answer (a move's, a poll's) leaves out the chat the page holds (its `c`).
+    held = _count(request.POST.get("c", request.GET.get("c"))) if partial else None
+    if held != context["chat_version"]:
+        context["chat"] = chat.chat(game, seat, request.user)
+        context["chat_news"] = chat.news(context["chat"], seat)
+        context["chat_sent"] = True
+    if context["bot_to_move"]:
+        context["poll_seconds"] = BOT_POLL_SECONDS
     return context
 
 
 def _render_game(request, game, seat, *, status=200, error=None):
-    partial = request.htmx and game.status in (Game.Status.ACTIVE, Game.Status.FINISHED)
-    context = _page_context(request, game, seat, error, partial=partial)
-    template = "games/game.html#answer" if partial else "games/game.html"
+    if game.status not in AT_TABLE:
+        context = _waiting_context(request, game, seat, error)
+        return render(request, "games/waiting.html", context, status=status)
+    partial = bool(request.htmx)
+    context = _table_context(request, game, seat, error, partial=partial)
+    template = "games/table.html#answer" if partial else "games/table.html"
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version, chat=game.chat_count)
@@ -169,12 +186,12 @@ def game_table(request, game_id):
             seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
     game, seat = viewable_game(request, game_id)
-    if game.status not in (Game.Status.ACTIVE, Game.Status.FINISHED):
+    if game.status not in AT_TABLE:
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
-    context = _page_context(request, game, seat, partial=True)
-    return render(request, "games/game.html#answer", context)
+    context = _table_context(request, game, seat, partial=True)
+    return render(request, "games/table.html#answer", context)
 
 
 def invite(request, code):

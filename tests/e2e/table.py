@@ -8,7 +8,7 @@ from games.engine import GameState
 from games.engine.bots import get_bot
 from games.models import Game
 
-CHOOSER = get_bot("medium")  # the greedy bot: rounds end soonest
+CHOOSER = get_bot("medium")  # the medium bot: rounds end soonest
 
 
 def fresh(game) -> Game:

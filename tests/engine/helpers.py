@@ -24,7 +24,7 @@ rules_strategy = st.builds(
     rounds=st.sampled_from(sorted(ROUND_SCHEDULES)),
     double_face_rounds=st.booleans(),
     redemption=st.booleans(),
-    # short limits keep random play short; long ones let greedy bots go out (last turns, lay-offs)
+    # short limits keep random play short; long ones let medium bots go out (last turns, lay-offs)
     turn_limit=st.sampled_from([1, 2, 5, 30]),
 )
 

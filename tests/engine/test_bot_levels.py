@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
-from games.engine.bots import EasyBot, GreedyBot, HardBot, hard
+from games.engine.bots import EasyBot, HardBot, MediumBot, hard
 from games.engine.bots.knowledge import LastTurn, explains, knowledge_of, sample_deal, sample_hands
 from games.engine.bots.outlook import OUT_BONUS, OUT_BONUS_PER_CARD, Outlook
 from games.engine.bots.simple import ranked_discards
@@ -33,7 +33,7 @@ def tiny_hard() -> HardBot:
     return HardBot(0.001, time_cap=False)
 
 
-LEVELS = {"easy": EasyBot(), "medium": GreedyBot(), "hard": tiny_hard()}
+LEVELS = {"easy": EasyBot(), "medium": MediumBot(), "hard": tiny_hard()}
 
 
 @examples(1 / 4)
@@ -142,7 +142,7 @@ def test_easy_sometimes_throws_a_card_it_should_keep():
     state = make_state(["5H 6H 7H KS 9C", "9D 10D QS 2C 3C"], stock="2D", round_index=2)
     state.apply(Draw(0, "stock"))
     view = state.view(0)
-    best = GreedyBot().choose(view, random.Random(0))
+    best = MediumBot().choose(view, random.Random(0))
     picks = [EasyBot().choose(view, random.Random(i)) for i in range(60)]
     assert all(pick in state.legal_actions() for pick in picks)
     assert 0 < sum(pick != best for pick in picks) < 60
@@ -155,10 +155,10 @@ def test_medium_does_not_feed_the_next_player_a_card_it_wants():
     state.apply(Draw(1, "discard"))
     state.apply(Discard(1, Card(9, "C")))
     state.apply(Draw(0, "stock"))
-    assert GreedyBot().choose(state.view(0), random.Random(0)) == Discard(0, Card(13, "C"))
+    assert MediumBot().choose(state.view(0), random.Random(0)) == Discard(0, Card(13, "C"))
     unseen = make_state(hands, discard="8C 9C", to_move=0, round_index=1, stock="QS")
     unseen.apply(Draw(0, "stock"))  # nobody took a queen: the tie goes to the lower card
-    assert GreedyBot().choose(unseen.view(0), random.Random(0)) == Discard(0, Card(12, "S"))
+    assert MediumBot().choose(unseen.view(0), random.Random(0)) == Discard(0, Card(12, "S"))
 
 
 def test_hard_goes_out_when_it_can():
@@ -261,7 +261,7 @@ def test_two_player_hard_baits_the_other_seat_with_a_card_it_would_only_swap_in(
 
 
 def test_sampled_hands_are_read_against_the_last_turn():
-    """Of the sampled hands, those that explain the seat's last turn as the greedy level's
+    """Of the sampled hands, those that explain the seat's last turn as the medium level's
     come first; the known cards stay where they are."""
     view = feeding_view()
     knowledge = knowledge_of(view)

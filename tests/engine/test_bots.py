@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.engine.actions import Discard, Draw, GoOut
-from games.engine.bots import BOTS, EasyBot, GreedyBot, HardBot, RandomBot, get_bot, simulate_game
+from games.engine.bots import BOTS, EasyBot, HardBot, MediumBot, RandomBot, get_bot, simulate_game
 from games.engine.bots.base import cannot_help
 from games.engine.cards import Card, make_deck
 from games.engine.errors import RuleError
@@ -23,15 +23,15 @@ from tests.examples import examples
 pytestmark = pytest.mark.engine
 
 
-def greedy_choice(state: GameState):
-    return GreedyBot().choose(state.view(state.to_move), random.Random(0))
+def medium_choice(state: GameState):
+    return MediumBot().choose(state.view(state.to_move), random.Random(0))
 
 
 def test_registry():
     assert set(BOTS) == {"random", "easy", "medium", "hard"}
     assert isinstance(get_bot("random"), RandomBot)
     assert isinstance(get_bot("easy"), EasyBot)
-    assert isinstance(get_bot("medium"), GreedyBot)
+    assert isinstance(get_bot("medium"), MediumBot)
     assert isinstance(get_bot("hard"), HardBot)
     assert get_bot("hard", seconds=0.2).seconds == 0.2 and get_bot("hard").seconds == 1.0
     with pytest.raises(ValueError, match="no bot named"):
@@ -64,54 +64,54 @@ def test_random_bot_picks_uniformly_among_legal_actions():
     assert picks == set(state.legal_actions())
 
 
-def test_greedy_goes_out_when_it_can():
+def test_medium_goes_out_when_it_can():
     state = make_state(["5H 6H KS", "9C 10D QS"], stock="7H")
     state.apply(Draw(0, "stock"))
-    assert greedy_choice(state) == GoOut(0, Card(13, "S"))
+    assert medium_choice(state) == GoOut(0, Card(13, "S"))
 
 
-def test_greedy_takes_the_discard_when_it_lowers_the_penalty():
+def test_medium_takes_the_discard_when_it_lowers_the_penalty():
     state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC 7H")
-    assert greedy_choice(state) == Draw(0, "discard")
+    assert medium_choice(state) == Draw(0, "discard")
     state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC AD")  # a cheaper card than the KS
-    assert greedy_choice(state) == Draw(0, "discard")
+    assert medium_choice(state) == Draw(0, "discard")
 
 
-def test_greedy_draws_from_the_stock_when_the_discard_does_not_help():
+def test_medium_draws_from_the_stock_when_the_discard_does_not_help():
     state = make_state(["5H 6H 2S", "9C 10D QS"], discard="JC KC")
-    assert greedy_choice(state) == Draw(0, "stock")
+    assert medium_choice(state) == Draw(0, "stock")
 
 
-def test_greedy_takes_the_discard_when_the_stock_cannot_be_drawn():
+def test_medium_takes_the_discard_when_the_stock_cannot_be_drawn():
     state = make_state(["5H 6H 2S", "9C 10D QS"], stock="", discard="KC")
-    assert greedy_choice(state) == Draw(0, "discard")
+    assert medium_choice(state) == Draw(0, "discard")
 
 
-def test_greedy_discards_the_card_that_leaves_the_least_penalty():
+def test_medium_discards_the_card_that_leaves_the_least_penalty():
     state = make_state(["5H 6H 7H 9C", "9C 10D QS"], stock="2D", round_index=1)  # 4s wild
     state.apply(Draw(0, "stock"))
-    assert greedy_choice(state) == Discard(0, Card(9, "C"))
+    assert medium_choice(state) == Discard(0, Card(9, "C"))
 
 
-def test_greedy_breaks_ties_by_throwing_the_dearest_card():
+def test_medium_breaks_ties_by_throwing_the_dearest_card():
     # last turns (no going out): dropping either end of 5H-8H leaves 0; the 8H goes
     state = make_state(["5H 6H 7H", "8C 9C QS"], discard="JC 10C", stock="8H", to_move=1)
     state.apply(Draw(1, "discard"))
     state.apply(GoOut(1, Card(12, "S")))
     state.apply(Draw(0, "stock"))
-    assert greedy_choice(state) == Discard(0, Card(8, "H"))
+    assert medium_choice(state) == Discard(0, Card(8, "H"))
 
 
-def test_greedy_prefers_the_least_penalty_over_the_dearest_card():
+def test_medium_prefers_the_least_penalty_over_the_dearest_card():
     state = make_state(["5H 6H 7H 8S", "9C 10D QS"], stock="QD", round_index=1)  # 4s wild
     state.apply(Draw(0, "stock"))
-    assert greedy_choice(state) == Discard(0, Card(12, "D"))
+    assert medium_choice(state) == Discard(0, Card(12, "D"))
 
 
-def test_greedy_never_throws_back_the_card_it_took():
+def test_medium_never_throws_back_the_card_it_took():
     state = make_state(["5H 6H KS", "9C 10D QS"], discard="JC AD")
     state.apply(Draw(0, "discard"))
-    choice = greedy_choice(state)
+    choice = medium_choice(state)
     assert choice == Discard(0, Card(13, "S"))
     assert state.is_legal(choice)
 
@@ -131,14 +131,14 @@ def test_bots_play_on_from_a_hand_of_jokers_that_took_a_joker(name, all_wild_mel
         assert (state.went_out == 0) is all_wild_melds
 
 
-def test_greedy_does_not_try_to_go_out_in_the_last_turns():
+def test_medium_does_not_try_to_go_out_in_the_last_turns():
     state = make_state(["9C 10D QS", "5H 6H KS"], discard="JC 7H", to_move=1)
     state.apply(Draw(1, "discard"))
     state.apply(GoOut(1, Card(13, "S")))
     state.hands[0] = cards("8C 9C 10C")
     state.stock.append(Card(2, "D"))
     state.apply(Draw(0, "stock"))
-    assert greedy_choice(state) == Discard(0, Card(2, "D"))
+    assert medium_choice(state) == Discard(0, Card(2, "D"))
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -157,7 +157,7 @@ def test_simulate_game_needs_a_bot_per_seat():
         simulate_game(Rules(), 3, "x", ["easy", "easy"])
 
 
-def test_greedy_bots_go_out_often():
+def test_medium_bots_go_out_often():
     state = simulate_game(Rules(), 3, "greedy", ["medium"] * 3)
     went_out = [r.went_out for r in state.round_results]
     assert sum(w is not None for w in went_out) >= 8

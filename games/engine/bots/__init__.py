@@ -14,18 +14,18 @@ from ..rules import Rules
 from ..state import GameState
 from .base import Bot
 from .hard import HardBot
-from .simple import EasyBot, GreedyBot, RandomBot
+from .simple import EasyBot, MediumBot, RandomBot
 
 LEVELS = ("easy", "medium", "hard")
 AUTOPILOT_LEVEL = "medium"
 BOTS: dict[str, Bot] = {
     "random": RandomBot(),
     "easy": EasyBot(),
-    "medium": GreedyBot(),
+    "medium": MediumBot(),
     "hard": HardBot(),
 }
 
-__all__ = ["AUTOPILOT_LEVEL", "BOTS", "LEVELS", "Bot", "EasyBot", "GreedyBot", "HardBot"]
+__all__ = ["AUTOPILOT_LEVEL", "BOTS", "LEVELS", "Bot", "EasyBot", "HardBot", "MediumBot"]
 __all__ += ["RandomBot", "get_bot", "simulate_game"]
 
 

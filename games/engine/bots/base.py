@@ -1,4 +1,4 @@
-"""What every bot shares: the interface, and the one-ply judgements of a hand (which the greedy
+"""What every bot shares: the interface, and the one-ply judgements of a hand (which the one-ply
 levels play and the hard bot builds on)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ next seat's answer to a discard priced on hands sampled from what it did.
   leaves the hand with the best outlook (outlook.py: the penalty expected after the next draw),
   plus the next seat's answer to it. Its hand is sampled FEED_SAMPLES times from the unseen
   cards, weighted by what it took, threw and let lie, and read against its last turn (kept by
-  how well each explains it as a greedy player's turn: knowledge.sample_hands). In games of
+  how well each explains it as the medium level's turn: knowledge.sample_hands). In games of
   three or more a card is charged the mean amount by which taking it would lower that hand's
   penalty (shared among the opponents). In a two-player game a card the other seat would take
   only to lower its penalty (it melds with nothing there: a cheap card for a costly one) earns

@@ -6,7 +6,7 @@ passed over. The rest of the deck is unseen: it is in the stock or in the oppone
 Sampled hands put the known cards where they are, then deal the unseen cards weighted by what
 each opponent did: cards related (same rank, or suit neighbours) to what it took are likelier in
 its hand, cards related to what it threw or let pass are less likely; and of those, the hands
-that explain its last turn as a greedy player's are kept first (sample_hands)."""
+that explain its last turn as the medium level's are kept first (sample_hands)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,13 @@ from ..cards import Card, make_deck
 from ..solver_memo import cached_discard_options
 from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
 from .base import discard_order, face, related, takes_discard
-from .simple import GreedyBot
+from .simple import MediumBot
 
 TOOK_WEIGHT = 2.0  # per related card taken
 THREW_WEIGHT = 0.6  # per related card thrown
 PASSED_WEIGHT = 0.85  # per related top card left lying (drew from the stock instead)
 SAMPLE_POOL = 12  # sample_hands: hands sampled per hand kept
-OFF_ORDER = 0.05  # sample_hands: a last throw of least penalty, yet not the greedy level's pick
+OFF_ORDER = 0.05  # sample_hands: a last throw of least penalty, yet not the medium level's pick
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,9 +153,9 @@ def sample_deal(
 
 
 def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView) -> float:
-    """How well `hand` (a seat's hand now) explains its last turn as the greedy level would
+    """How well `hand` (a seat's hand now) explains its last turn as the medium level would
     have played it: 0 when its throw did not leave the least penalty (or it could have gone
-    out); else 1 when it is the greedy level's own pick (least left, costliest card, no card
+    out); else 1 when it is the medium level's own pick (least left, costliest card, no card
     the next seat wants), OFF_ORDER when not; times, when it drew from the stock, the share of
     the cards it might have drawn (those of hand + throw not known to be held) for which the
     hand before would not have taken the top card it let lie."""
@@ -170,7 +170,7 @@ def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView)
         wild,
         rules,
         barred=face(turn.took) if turn.took is not None else None,
-        extra_cost=lambda card: GreedyBot.feed_cost(card, turn.wants, wild, rules),
+        extra_cost=lambda card: MediumBot.feed_cost(card, turn.wants, wild, rules),
     )
     weight = 1.0 if ranked[0][1] == turn.threw else OFF_ORDER
     if turn.passed is None:

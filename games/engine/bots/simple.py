@@ -51,7 +51,7 @@ def ranked_discards(view: PlayerView, extra_cost=None) -> list[tuple[int, Card]]
     return [(left, card) for left, card in ranked if card in legal]
 
 
-class GreedyBot:
+class MediumBot:
     """Medium: greedy one ply. Goes out when it can; takes the top discard only when that
     lowers its penalty; throws the card that leaves the least penalty, the costliest on a tie,
     and pays FEED_COST penalty points to avoid throwing the next player a card related to one
@@ -80,7 +80,7 @@ class GreedyBot:
         return cls.FEED_COST if meets(card, wants, wild_rank, rules) else 0
 
     def __repr__(self) -> str:
-        return "GreedyBot()"
+        return "MediumBot()"
 
 
 def next_player_wants(view: PlayerView) -> list[Card]:

@@ -13,7 +13,7 @@ from games.engine import GameState, Rules, get_bot
 from games.engine.cards import Card
 from games.models import Game, Move
 from games.presentation import card_info
-from tests.factories import UserFactory, started_game
+from tests.factories import UserFactory, play_on, started_game
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
@@ -88,16 +88,23 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     return len(hidden)
 
 
-@pytest.mark.slow  # a whole game
+@pytest.mark.slow  # a whole game, in three parts that run side by side under xdist
 @pytest.mark.parametrize(
     ("rules", "players", "bots"),
     [(Rules(), 2, None), (Rules(jokers=True, redemption=True), 3, "easy")],
 )
-def test_no_response_carries_a_card_its_viewer_may_not_see(rules, players, bots, settings):
+@pytest.mark.parametrize(("first", "last"), [(0, 3), (4, 7), (8, 10)], ids=lambda r: f"r{r}")
+def test_no_response_carries_a_card_its_viewer_may_not_see(
+    rules, players, bots, first, last, settings
+):
+    """Each part is a game of its own: its rounds before `first` are played through the services
+    unscanned, then every response of rounds `first` to `last` is scanned."""
     # A whole game in seconds is far past the moves a person makes a minute (games/ratelimit.py).
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": (10**6, 60)}
     humans = [UserFactory() for _ in range(2)]
     game = started_game(humans, rules=rules, bots=bots, seat_count=players)
+    play_on(game, until=lambda game: game.round_index >= first)
+    rounds = rules.round_count
     one_deck = rules.deck_count(players) == 1 and not rules.jokers
     clients = {}
     for seat in game.seats.select_related("user"):
@@ -113,7 +120,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(rules, players, bots,
 
     for step in range(100_000):
         game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
+        if game.status != Game.Status.ACTIVE or game.round_index > last:
             break
         for seat, client in clients.items():  # everyone looks, as a player would between turns
             if step % 7 == 0 or seat == game.to_move_seat:
@@ -142,5 +149,5 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(rules, players, bots,
         assert response.status_code == 200, response.content.decode()[:500]
         checked += check(response, game, mover, one_deck)
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED
+    assert game.status == (Game.Status.FINISHED if last >= rounds - 1 else Game.Status.ACTIVE)
     assert checked > 1000  # the scan saw many hidden cards, so it could have caught a leak

@@ -6,9 +6,12 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-# Line and paragraph breaks, control characters, and the bidirectional overrides that can make a
-# name read backwards: none belongs in a name that mail subjects and pages show on one line.
-BIDI_CONTROLS = set("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Line and paragraph breaks, control characters, and every bidirectional control: none belongs in
+# a name that mail subjects and pages show on one line. The embeddings and overrides (U+202A to
+# U+202E) and the isolates (U+2066 to U+2069) can make a name read backwards; the marks (U+061C,
+# U+200E, U+200F) move its digits and punctuation about, enough to pass for another player's.
+# (Usernames take letters, digits and @.+-_ only: Django's UnicodeUsernameValidator.)
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def is_control(char: str) -> bool:

@@ -1,18 +1,49 @@
-"""The page for an error nobody meant: a styled 503 'back in a moment' while the database is
-unreachable (a restart, a failover), a styled 500 otherwise. Neither touches the database."""
+"""The pages for errors.
 
+- page_not_found: Django's 404 page, but a POST whose body Django refuses (too many fields, too
+  large, malformed) is answered as Django answers it anywhere else, 400. The 404 page's CSRF
+  decorator reads the body; were it refused there, inside the error page, Django would answer an
+  unlogged 500.
+- server_error: for an error nobody meant, a styled 503 'back in a moment' while the database is
+  unreachable (a restart, a failover), a styled 500 otherwise. Neither touches the database. It
+  logs the error with its traceback, so that every 500 is logged, also one raised by an error
+  page (which Django logs without its traceback).
+"""
+
+import logging
 import sys
 
+from django.core.exceptions import SuspiciousOperation
+from django.core.handlers.exception import response_for_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
+from django.http.multipartparser import MultiPartParserError
 from django.template.loader import render_to_string
+from django.views import defaults
 
 RETRY_AFTER_SECONDS = 30
+request_logger = logging.getLogger("django.request")
+
+
+def page_not_found(request, exception):
+    try:
+        request.POST  # noqa: B018 (read here, where a refusal still answers as Django means)
+    except (SuspiciousOperation, MultiPartParserError) as refused:
+        return response_for_exception(request, refused)
+    return defaults.page_not_found(request, exception)
 
 
 def server_error(request):
-    if isinstance(sys.exception(), OperationalError | InterfaceError):
+    failure = sys.exception()
+    if isinstance(failure, OperationalError | InterfaceError):
         response = HttpResponse(render_to_string("503.html"), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
-    return HttpResponse(render_to_string("500.html"), status=500)
+    else:
+        response = HttpResponse(render_to_string("500.html"), status=500)
+    request_logger.error(
+        "%s: %s", response.reason_phrase, request.path, exc_info=failure,
+        extra={"status_code": response.status_code, "request": request},
+    )  # fmt: skip
+    # Logged once: Django logs a view's error again after this page, without knowing it was.
+    response._has_been_logged = True
+    return response

@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("games.urls")),
 ]
 
+handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

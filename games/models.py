@@ -157,6 +157,11 @@ class Seat(models.Model):
     dropped = models.BooleanField(
         default=False, help_text="Dropped after too many timeouts: resigned, a bot keeps the seat."
     )
+    departed = models.BooleanField(
+        default=False,
+        help_text="The player deleted their account: resigned, a bot keeps the seat, and the "
+        "game is not rated for them.",
+    )
     # The last time the player had this table open and visible (throttled): no 'your turn' mail
     # to someone who is looking.
     last_seen_at = models.DateTimeField(null=True, blank=True)
@@ -192,6 +197,9 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(dropped=False) | Q(resigned=True), name="seat_dropped_is_resigned"
+            ),
+            models.CheckConstraint(
+                condition=Q(departed=False) | Q(resigned=True), name="seat_departed_is_resigned"
             ),
         ]
 

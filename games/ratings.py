@@ -3,8 +3,10 @@
 Which games are rated: every finished game, every seat (people and bots), ranked by its final
 rank (ties shared, a resigned or dropped player after everyone who stayed), once at least
 settings.RATING_MIN_ROUNDS rounds were played: a game that runs its course always has; a game
-ended at once by a resignation does not farm rating. Private games are rated like public ones:
-the players chose each other, but so do friends in the lobby, and a rating that some games
+ended at once by a resignation does not farm rating. A seat whose player deleted their account
+during the game (Seat.departed) is left out, and the others are rated among themselves: a win
+over an account made to lose and then be deleted is no win. Private games are rated like public
+ones: the players chose each other, but so do friends in the lobby, and a rating that some games
 skip would be a rating players could choose to protect.
 
 The rating is written in the transaction that ends the game (services.game_finish calls
@@ -42,6 +44,7 @@ def is_rated(game: Game) -> bool:
 def game_rate(*, game: Game, seats: Sequence[Seat]) -> bool:
     """Rate the finished `game` from its seats' final ranks, in the caller's transaction. False
     when the game is not rated, or was rated already (the RatingChange constraint)."""
+    seats = [seat for seat in seats if not seat.departed]
     if len(seats) < 2 or not is_rated(game):
         return False
     user_ids = sorted(seat.user_id for seat in seats)

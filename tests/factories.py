@@ -189,12 +189,14 @@ def play_on(game, *, until=lambda game: False, level="easy", rng=None) -> int:
     hundred moves a game, where the first legal action takes thousands), and a bot's turn is
     played as the worker would (bot_play_turn, which does nothing if the worker got there
     first). Returns how many moves were tried."""
-    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    seats = list(game.seats.select_related("user"))
+    users = {seat.index: seat.user for seat in seats}
+    bots = {seat.index for seat in seats if seat.played_by_bot}  # as they were when called
     bot, rng = get_bot(level), rng or random.Random(f"{game.seed}:{level}")
     moves = 0
     game.refresh_from_db()
     while game.status == Game.Status.ACTIVE and not until(game):
-        if users[game.to_move_seat].is_bot:
+        if game.to_move_seat in bots:
             services.bot_play_turn(game_id=game.pk, version=game.version)
             game.refresh_from_db()
         else:

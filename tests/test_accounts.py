@@ -74,11 +74,36 @@ def test_an_address_or_a_username_already_taken_is_refused(client):
     assert User.objects.count() == 1
 
 
-@pytest.mark.parametrize("name", ["Ada\nLovelace", "Ada\rL", "Ada\x00", "Ada\u2028L", "\u202eadA"])
+# Every bidirectional control: the Arabic letter mark, the left-to-right and right-to-left marks,
+# the embeddings and overrides, the isolates. A mark can move a name's digits and punctuation
+# about, enough to pass for another player's name; an override makes it read backwards.
+BIDI_CONTROLS = ["\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)),
+                 *map(chr, range(0x2066, 0x206A))]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ada\nLovelace", "Ada\rL", "Ada\x00", "Ada\u2028L", *(f"Ada{c}42" for c in BIDI_CONTROLS)],
+)
 def test_a_display_name_with_a_line_break_or_control_character_is_refused(client, name):
     response = signup(client, display_name=name)
     assert response.status_code == 400 and "no line breaks" in response.content.decode()
     assert not User.objects.exists()
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS)
+def test_a_display_name_in_the_settings_or_a_username_with_a_bidi_control_is_refused(
+    client, control
+):
+    assert signup(client, username=f"ada{control}42").status_code == 400
+    assert not User.objects.exists()
+    me = UserFactory(display_name="Before")
+    client.force_login(me)
+    form = {"section": "profile", "display_name": f"Ada{control}42", "time_zone": "UTC"}
+    response = client.post(reverse("notification_preferences"), {**form, "language": "en"})
+    assert response.status_code == 400 and "no line breaks" in response.content.decode()
+    me.refresh_from_db()
+    assert me.display_name == "Before"
 
 
 def test_one_line_folds_what_older_names_may_hold():

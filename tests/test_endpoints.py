@@ -12,7 +12,9 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
+from games import services
 from games.models import ChatMessage, ChatReport, Follow, Game, Invitation, Move, Mute, Seat
+from tests.factories import GameFactory
 from tests.urlwalk import SECRET_CHAT, SECRET_EMAIL, is_admin, url_of, walk, world_build
 
 pytestmark = pytest.mark.django_db
@@ -182,6 +184,36 @@ def test_no_one_without_a_seat_sees_or_changes_a_private_game(world, role):
                 before = fingerprint(world)
         if role != "anonymous" and not client.session.get("_auth_user_id"):
             client.force_login(world[role])  # logged out by account_logout: in again
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_visitor_is_answered_alike_whatever_state_a_private_game_is_in_or_none(world):
+    """Signed out, every address of a game (GET and POST, plain and HTMX) answers the same for a
+    private game in play, waiting, finished or cancelled and for a number no game has, so that
+    its answer tells nothing of the game (a waiting one answered 404, a started one a login)."""
+    alice = world["victims"][0]
+    cancelled = GameFactory(created_by=alice, is_public=False)
+    services.game_leave(game_id=cancelled.pk, user=alice)
+    finished = GameFactory(created_by=alice, is_public=False, finished=True)
+    in_play, waiting = world["games"]
+    none = Game.objects.order_by("pk").last().pk + 1
+    ids = {"in play": in_play.pk, "waiting": waiting.pk, "finished": finished.pk,
+           "cancelled": cancelled.pk, "none": none}  # fmt: skip
+    client = Client()
+    wrong = []
+    for route, name in walk():
+        if "<int:game_id>" not in route:
+            continue
+        for method, htmx in [("get", False), ("post", False), ("get", True), ("post", True)]:
+            answers = {}
+            for state, game_id in ids.items():
+                url = url_of(route, name, {**world["args"], "game_id": game_id})
+                response = getattr(client, method)(
+                    url, {}, headers={"HX-Request": "true"} if htmx else {}
+                )
+                answers[state] = (outcome(response), response.get("HX-Redirect", "").split("?")[0])
+            if len(set(answers.values())) > 1:
+                wrong.append(f"{method.upper()}{' HTMX' if htmx else ''} {route}: {answers}")
     assert not wrong, "\n".join(wrong)
 
 

@@ -103,9 +103,10 @@ def your_turn_queue(*, game: Game, seat: Seat) -> None:
 
 
 def game_over_queue(*, game: Game) -> None:
-    """The game has ended (called in its transaction): a summary to every person at it."""
+    """The game has ended (called in its transaction): a summary to every person at it, but
+    one who has deleted their account."""
     for seat in game.seats.select_related("user"):
-        if not seat.user.is_bot:
+        if not seat.user.is_bot and not seat.departed:
             notification_queue(user=seat.user, kind=Notification.Kind.GAME_OVER, game=game)
 
 

@@ -101,13 +101,18 @@ def to_login(request, next_path: str):
 
 def login_first(request, game_id):
     """A logged-out visitor following a link to a game (from a mail, say) logs in first and then
-    lands on it; only a waiting room shows itself to them (with its own 'Log in to join')."""
+    lands on it. Only a waiting room they may watch shows itself to them (a listed one, or one
+    whose invitation link they followed, with its own 'Log in to join'); any other game, private
+    in whatever state, or none at all, answers the same redirect, which tells nothing of it."""
     if request.user.is_authenticated:
         return None
-    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
-    if status is None or status == Game.Status.OPEN:
-        return None
-    return to_login(request, request.get_full_path())
+    game, _seat = viewer.game_for_poll(game_id, request.user)
+    waiting_room = (
+        game is not None
+        and game.status == Game.Status.OPEN
+        and viewer.can_watch(game, None, _invite_of(request, game_id))
+    )
+    return None if waiting_room else to_login(request, request.get_full_path())
 
 
 AT_TABLE = (Game.Status.ACTIVE, Game.Status.FINISHED)  # else the waiting room

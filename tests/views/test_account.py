@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from accounts.models import Preferences, User, Vacation
 from games import friends, invitations, services
-from games.models import Game, Invitation, Notification, Rating, RatingChange, Seat
-from tests.factories import GameFactory, UserFactory, started_game
+from games.models import Game, Invitation, Move, Notification, Rating, RatingChange, Seat
+from tests.factories import GameFactory, UserFactory, finish_game, play_on, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +97,9 @@ def test_deleting_an_account_forgets_the_person_and_keeps_the_games(client, ever
     assert not Client().login(username=f"~deleted-{me.pk}", password=PASSWORD)
 
 
-def test_a_two_person_game_ends_when_one_of_them_deletes_their_account(client):
+def test_a_two_person_game_ends_when_one_of_them_deletes_their_account(client, every_game_rated):
+    """Nobody is left to play against: the other has won, and the game is rated for nobody (a
+    win by an account deleted is no rating: an account made to lose and be deleted farms none)."""
     me, other = UserFactory(), UserFactory()
     game = started_game([me, other])
     client.force_login(me)
@@ -105,6 +107,35 @@ def test_a_two_person_game_ends_when_one_of_them_deletes_their_account(client):
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.RESIGNED
     assert Seat.objects.get(game=game, user=other).final_rank == 1
+    assert not RatingChange.objects.filter(game=game).exists()
+
+
+def test_a_game_of_two_people_and_a_bot_goes_on_when_one_deletes_their_account(
+    client, every_game_rated
+):
+    """A bot plays the seat of the account deleted, and the other person and the game's bot
+    finish the game; it is rated for them, not for the account deleted, which gets no mail."""
+    me, other = UserFactory(display_name="Leaver"), UserFactory()
+    game = started_game([me, other], bots="easy", seat_count=3)
+    mine = Seat.objects.get(game=game, user=me)
+    client.force_login(me)
+    assert client.post(DELETE, {"password": PASSWORD}).status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    mine.refresh_from_db()
+    assert mine.resigned and mine.departed and mine.played_by_bot
+    play_on(game, until=lambda game: Move.objects.filter(game=game, seat=mine.index).exists())
+    assert Move.objects.get(game=game, seat=mine.index).by_bot
+    client.force_login(other)
+    table = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "deleted player" in table and "Leaver" not in table
+    finish_game(game)
+    assert game.status == Game.Status.FINISHED
+    rated = set(RatingChange.objects.filter(game=game).values_list("user_id", flat=True))
+    assert rated == {other.pk, game.seats.get(user__is_bot=True).user_id}
+    assert not Notification.objects.filter(user=me).exists()
+    replay = client.get(reverse("game_replay", args=[game.pk])).content.decode()
+    assert "deleted player" in replay and "Leaver" not in replay
 
 
 def test_two_deleted_accounts_do_not_collide(client):

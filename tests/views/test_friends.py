@@ -5,6 +5,7 @@ invitation, the new-game form's visibility choice, and what a friends-only game 
 import pytest
 from django.urls import reverse
 
+from accounts.models import Preferences
 from games import friends, services
 from games.engine import Rules
 from games.models import Follow, Game, Invitation
@@ -62,6 +63,22 @@ def test_following_refuses_a_bot_oneself_nobody_and_a_get_with_a_4xx(client):
     assert client.post(reverse("follow", args=["a\x00b"])).status_code == 404
     assert client.get(reverse("follow", args=[UserFactory().username])).status_code == 405
     assert not Follow.objects.exists()
+
+
+def test_a_hidden_profile_is_followed_only_by_those_who_may_see_it(client):
+    """Following answers as the hidden page does (403, "This profile is private."), to a
+    stranger; whoever shared a game with the player sees the page, and may follow them."""
+    me, stranger, partner = UserFactory(), UserFactory(), UserFactory()
+    started_game([me, partner])
+    Preferences.objects.create(user=me, profile_hidden=True)
+    client.force_login(stranger)
+    page(client, "player", me.username, status=403)
+    refused = client.post(reverse("follow", args=[me.username]))
+    assert refused.status_code == 403 and "This profile is private." in refused.content.decode()
+    assert not Follow.objects.exists()
+    client.force_login(partner)
+    assert client.post(reverse("follow", args=[me.username])).status_code == 302
+    assert list(Follow.objects.values_list("follower", "followee")) == [(partner.pk, me.pk)]
 
 
 def test_a_visitor_is_sent_to_log_in_and_nothing_is_followed(client):

@@ -1,0 +1,79 @@
+"""The error pages (config/errors.py): a body Django refuses is a 400 wherever it is sent, and
+every 500 is logged once, with its traceback. The settings are production's where it matters:
+DEBUG off, so the error pages answer instead of Django's debug pages."""
+
+import logging
+
+import pytest
+from django.test import Client
+from django.urls import path, reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def _signed_csrf_client():
+    """A visitor holding a CSRF cookie, as anyone does after opening the login page."""
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.get(reverse("account_login"))
+    return client, client.cookies["csrftoken"].value
+
+
+def _too_many_fields(token):
+    return {"data": {"csrfmiddlewaretoken": token, **{f"f{i}": "x" for i in range(1200)}}}
+
+
+def _too_large_urlencoded(token):
+    body = f"csrfmiddlewaretoken={token}&x={'a' * 2_700_000}"
+    return {"data": body, "content_type": "application/x-www-form-urlencoded"}
+
+
+def _too_large_multipart(token):
+    return {"data": {"csrfmiddlewaretoken": token, "x": "a" * 2_700_000}}
+
+
+def _malformed_multipart(token):
+    return {"data": "--x\r\nnot a part", "content_type": "multipart/form-data; boundary="}
+
+
+@pytest.mark.parametrize(
+    "body", [_too_many_fields, _too_large_urlencoded, _too_large_multipart, _malformed_multipart]
+)
+@pytest.mark.parametrize("address", ["/no-such-page/", "/games/999999999/"])
+def test_a_body_django_refuses_is_a_400_at_an_unknown_address_too(settings, caplog, body, address):
+    """Django's 404 page reads a POST's body (its CSRF decorator does): a body it refuses raised
+    there, inside the error page, and became an unlogged 500."""
+    settings.DEBUG = False
+    client, token = _signed_csrf_client()
+    response = client.post(address, **body(token))
+    assert response.status_code == 400
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert not [r for r in errors if r.name == "django.request"]  # no 500 logged
+
+
+def _boom(request):
+    raise RuntimeError("boom in a view")
+
+
+def _broken_404_page(request, exception):
+    raise RuntimeError("boom in the 404 page")
+
+
+urlpatterns = [path("boom/", _boom)]
+handler404 = _broken_404_page
+handler500 = "config.errors.server_error"
+
+
+@pytest.mark.urls("tests.test_errors")
+@pytest.mark.parametrize(
+    ("address", "error"), [("/boom/", "boom in a view"), ("/missing/", "boom in the 404 page")]
+)
+def test_every_500_is_logged_once_with_its_traceback(settings, caplog, address, error):
+    settings.DEBUG = False
+    client = Client(raise_request_exception=False)
+    with caplog.at_level(logging.INFO):
+        response = client.get(address)
+    assert response.status_code == 500 and "Something went wrong" in response.content.decode()
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(logged) == 1, [r.getMessage() for r in logged]
+    assert logged[0].name == "django.request" and address in logged[0].getMessage()
+    assert logged[0].exc_info and str(logged[0].exc_info[1]) == error

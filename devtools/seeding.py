@@ -404,7 +404,7 @@ GAME_COLUMNS = (
 SEAT_COLUMNS = (
     "game_id", "index", "user_id", "joined_at", "hand_order", "hand_sort", "seen_version",
     "seen_chat", "resigned", "autopilot", "timeouts", "dropped", "last_seen_at", "final_total",
-    "final_rank", "finished_at", "players",
+    "final_rank", "finished_at", "players", "departed",
 )  # fmt: skip
 SCORE_COLUMNS = (
     "game_id", "round_index", "seat", "user_id", "hand_size", "wild_rank", "penalty", "went_out",
@@ -499,7 +499,7 @@ class _Rows:
                 plan.id, seat.index, seat.user_id, plan.created_at, "[]", "suit", seen,
                 len(chat) if seen == version else 0, seat.resigned, False, 0,
                 seat.resigned and dropped, last_at if state and seen == version else None,
-                seat.final_total, seat.final_rank, seat.finished_at, seat.players,
+                seat.final_total, seat.final_rank, seat.finished_at, seat.players, False,
             ))  # fmt: skip
         for round_rows in t.rounds[:rounds]:
             for row in round_rows:

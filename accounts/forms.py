@@ -20,6 +20,16 @@ class LoginForm(AllauthLoginForm):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or email")
 
+    def user_credentials(self) -> dict:
+        """What was typed, as a username alone. allauth's backend tries a username as an email
+        address first, then as a username: one lookup, one password hashed, whatever was typed.
+        allauth passes an email address as both `email` and `username`, and the backend checks
+        each, so a wrong password cost a registered address two hashes and an unknown one a
+        single (dummy) hash: the time a login took told which addresses have an account."""
+        credentials = super().user_credentials()
+        credentials["username"] = credentials.pop("email", credentials.get("username"))
+        return credentials
+
 
 class SignupForm(AllauthSignupForm):
     """allauth's sign-up (username, email, password twice) plus the name shown at the table."""

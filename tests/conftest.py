@@ -118,6 +118,30 @@ def clock(monkeypatch):
     return stopped
 
 
+class Hashes:
+    """How many times a password was run through the hasher: a check, or a new hash."""
+
+    def __init__(self):
+        self.count = 0
+
+
+@pytest.fixture
+def hashes(monkeypatch):
+    """Counts the passwords hashed (the tests' hasher, MD5), from zero at each `hashes.count = 0`.
+    Hashing is what a guess costs the site: the count says what a request cost without timing it."""
+    from django.contrib.auth.hashers import MD5PasswordHasher
+
+    counted = Hashes()
+    encode = MD5PasswordHasher.encode
+
+    def counting_encode(self, password, salt):
+        counted.count += 1
+        return encode(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", counting_encode)
+    return counted
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield

@@ -106,6 +106,26 @@ def test_a_wrong_password_is_a_400_with_a_message(client):
     assert "not correct" in response.content.decode()
 
 
+@pytest.mark.parametrize("by", ["username", "email"])
+def test_a_wrong_password_costs_one_hash_whether_the_account_exists_or_not(client, hashes, by):
+    """Were an unknown address cheaper to refuse than a registered one, the time a wrong login
+    takes would tell which addresses have an account. Counted, not timed: one password hashed
+    for each (against a dummy for no one), by username as by email."""
+    user = UserFactory(email="known@example.com")
+    known, unknown = {"username": (user.username, "nobody"),
+                      "email": ("known@example.com", "nobody@example.com")}[by]  # fmt: skip
+    cost = {}
+    for login in (known, unknown):
+        hashes.count = 0
+        response = client.post(reverse("account_login"), {"login": login, "password": "wrong"})
+        assert response.status_code == 400
+        cost[login] = hashes.count
+    assert cost == {known: 1, unknown: 1}
+    hashes.count = 0
+    right = client.post(reverse("account_login"), {"login": known, "password": PASSWORD})
+    assert right.status_code == 302 and hashes.count == 1
+
+
 def test_guessing_is_refused_with_429_even_for_the_right_password(client):
     """Five failures for one account in five minutes, then every try is refused before the
     password is checked (so before any hashing): the right password too, until the limit ends."""

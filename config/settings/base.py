@@ -115,10 +115,9 @@ LOGOUT_REDIRECT_URL = "home"
 # address is verified by a link; a player may play at once, but no mail about games goes to an
 # address until it is verified (accounts.selectors.verified_email), and a changed address replaces
 # the old one only once the new one is verified.
-AUTHENTICATION_BACKENDS = [
-    "allauth.account.auth_backends.AuthenticationBackend",
-    "django.contrib.auth.backends.ModelBackend",  # the admin's login
-]
+# allauth's backend alone: with Django's ModelBackend after it, every failed login hashed the
+# password once more (a dummy hash for a name it did not know).
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
 ACCOUNT_SESSION_REMEMBER = True  # games last weeks: a login lasts (SESSION_COOKIE_AGE, 2 weeks)

@@ -43,7 +43,7 @@ class PlayerLocaleMiddleware:
             return None
 
 
-RATE_LIMIT_CODES = ("too_many_login_attempts", "rate_limited")
+RATE_LIMIT_CODES = ("too_many_login_attempts", "account_guessed", "rate_limited")
 
 
 class InvalidFormStatusMiddleware:

@@ -9,6 +9,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.db import IntegrityError
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -127,8 +128,9 @@ def test_a_wrong_password_costs_one_hash_whether_the_account_exists_or_not(clien
 
 
 def test_guessing_is_refused_with_429_even_for_the_right_password(client):
-    """Five failures for one account in five minutes, then every try is refused before the
-    password is checked (so before any hashing): the right password too, until the limit ends."""
+    """Five failures for one account from one address in five minutes, then every try from there
+    is refused before the password is checked (so before any hashing): the right password too,
+    until the limit ends."""
     user = UserFactory()
     for attempt in range(5):
         response = client.post(
@@ -142,6 +144,53 @@ def test_guessing_is_refused_with_429_even_for_the_right_password(client):
     other = UserFactory()  # another account, from the same address, is still let in
     data = {"login": other.username, "password": PASSWORD}
     assert client.post(reverse("account_login"), data).status_code == 302
+
+
+def login_from(address: str, login: str, password: str):
+    return Client(REMOTE_ADDR=address).post(
+        reverse("account_login"), {"login": login, "password": password}
+    )
+
+
+def test_a_strangers_guesses_from_elsewhere_do_not_lock_the_owner_out():
+    """Five wrong passwords for a username from any address made the owner's right password,
+    from another address, answer 429 for five minutes: anyone could lock a player out. An
+    account's failures are counted per address: the stranger's is refused, the owner's is not."""
+    user = UserFactory()
+    for attempt in range(5):
+        assert login_from("203.0.113.9", user.username, f"guess {attempt}").status_code == 400
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+    assert login_from("198.51.100.7", user.username, PASSWORD).status_code == 302
+
+
+def test_one_address_guesses_an_account_ten_times_an_hour_at_most(clock):
+    user = UserFactory()
+    for attempt in range(10):
+        if attempt == 5:
+            assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+            clock.advance(5 * 60)
+        assert login_from("203.0.113.9", user.username, f"guess {attempt}").status_code == 400
+    clock.advance(5 * 60)
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+    clock.advance(50 * 60)
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 302
+
+
+def test_guesses_from_many_addresses_meet_the_accounts_ceiling_and_are_told_the_way_round(hashes):
+    """Thirty failures in an hour for one username or address, from anywhere (six addresses
+    here, five each; no address alone may make more than ten), and every try for it is refused
+    before any hashing, the owner's too: the message says how to get in all the same, by the
+    email address instead of the username (the ceiling counts what was typed) or a reset link."""
+    user = UserFactory()
+    for n in range(30):
+        assert login_from(f"203.0.113.{n // 5 + 1}", user.username, f"guess {n}").status_code == 400
+    hashes.count = 0
+    refused = login_from("198.51.100.7", user.username, PASSWORD)
+    assert refused.status_code == 429 and hashes.count == 0
+    page = refused.content.decode()
+    assert "log in with your email address instead" in page
+    assert reverse("account_reset_password") in page  # the link below the password
+    assert login_from("198.51.100.7", user.email, PASSWORD).status_code == 302
 
 
 def test_password_reset_by_mail_sets_a_new_password(client):

@@ -131,10 +131,14 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "3·13: "
 ACCOUNT_USER_DISPLAY = "accounts.models.display_name"
 # Guessing is slow and cheap for us: a refused attempt is answered 429 before any password is
-# hashed. Per address (or username): 5 failures in 5 minutes; per IP: 10 failures a minute.
+# hashed. Failures per IP: 10 a minute. Per username or email address typed, from one IP: 5 in 5
+# minutes and 10 an hour (accounts/adapter.py: a stranger's guesses lock no one else out); from
+# every IP together: 30 an hour, a ceiling no single IP reaches (the message then says how to get
+# in: by the other of username and address, or by a reset link).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed": "10/m/ip,5/5m/key,10/h/key",
+    "login_failed_account": "30/h/key",
     "signup": "10/m/ip,50/h/ip",
     "reset_password": "10/m/ip,3/m/key,10/d/key",
     "reset_password_from_key": "20/m/ip",

@@ -193,6 +193,24 @@ def test_guesses_from_many_addresses_meet_the_accounts_ceiling_and_are_told_the_
     assert login_from("198.51.100.7", user.email, PASSWORD).status_code == 302
 
 
+def test_behind_the_proxy_each_client_is_counted_at_its_own_address(settings):
+    """Every request reaches the site from the proxy's address; the client's is the one the proxy
+    appends to X-Forwarded-For (production trusts one proxy), so one client's guesses hold back
+    that client alone."""
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    user = UserFactory()
+
+    def login(client_address, password):
+        proxy = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"10.9.9.9, {client_address}")
+        data = {"login": user.username, "password": password}
+        return proxy.post(reverse("account_login"), data)
+
+    for attempt in range(5):
+        assert login("203.0.113.9", f"guess {attempt}").status_code == 400
+    assert login("203.0.113.9", PASSWORD).status_code == 429
+    assert login("198.51.100.7", PASSWORD).status_code == 302
+
+
 def test_password_reset_by_mail_sets_a_new_password(client):
     user = UserFactory()
     response = client.post(reverse("account_reset_password"), {"email": user.email})

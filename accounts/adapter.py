@@ -9,6 +9,8 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from .passwords import password_matches
+
 
 class AccountAdapter(DefaultAccountAdapter):
     error_messages = {
@@ -34,6 +36,11 @@ class AccountAdapter(DefaultAccountAdapter):
         if commit:
             user.save()
         return user
+
+    def reauthenticate(self, user, password) -> bool:
+        """Who the player is, before a change such as a new email address: the password, its
+        wrong ones limited with the other forms' (passwords.py)."""
+        return password_matches(user=user, password=password)
 
     # Guessing: allauth counts failed logins per IP and per key ("login_failed" in
     # settings.ACCOUNT_RATE_LIMITS, consumed before the password is checked, handed back when it

@@ -9,10 +9,10 @@
   shows the form and its message.
 """
 
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import DatabaseError
 from django.utils import timezone, translation
 
+from .forms import refusal_status
 from .zones import zone_of
 
 
@@ -43,9 +43,6 @@ class PlayerLocaleMiddleware:
             return None
 
 
-RATE_LIMIT_CODES = ("too_many_login_attempts", "account_guessed", "rate_limited")
-
-
 class InvalidFormStatusMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -59,6 +56,5 @@ class InvalidFormStatusMiddleware:
             return response
         if not getattr(form, "is_bound", False) or not form.errors:
             return response
-        limited = any(form.has_error(NON_FIELD_ERRORS, code) for code in RATE_LIMIT_CODES)
-        response.status_code = 429 if limited else 400
+        response.status_code = refusal_status(form)
         return response

@@ -242,10 +242,30 @@ def test_change_password_keeps_the_player_logged_in(client):
     assert client.get(reverse("home")).context["user"] == user
 
 
+def test_changing_the_address_asks_for_the_password_first(client):
+    """A stolen session must not be enough to take the account: a new address, then a password
+    reset mailed to it. The change waits for the password (allauth's reauthentication, which
+    shares the limit on wrong passwords: tests/views/test_account.py)."""
+    user = UserFactory(email="old@example.com")
+    client.force_login(user)
+    add = {"action_add": "", "email": "new@example.com"}
+    response = client.post(reverse("account_email"), add)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_reauthenticate"))
+    assert not EmailAddress.objects.filter(email="new@example.com").exists() and not mail.outbox
+    wrong = client.post(response["Location"], {"password": "not it"})
+    assert wrong.status_code == 400 and not mail.outbox
+    done = client.post(response["Location"], {"password": PASSWORD})
+    assert done.status_code == 302
+    assert EmailAddress.objects.filter(user=user, email="new@example.com").exists()
+    assert mail.outbox[-1].to == ["new@example.com"]
+
+
 def test_a_new_address_is_used_only_once_verified(client):
     user = UserFactory(email="old@example.com")
     client.force_login(user)
-    response = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    asked = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    response = client.post(asked["Location"], {"password": PASSWORD})  # who it is, first
     assert response.status_code == 302
     user.refresh_from_db()
     assert verified_email(user) == "old@example.com"  # mail still goes to the old address

@@ -119,7 +119,14 @@ LOGOUT_REDIRECT_URL = "home"
 # password once more (a dummy hash for a name it did not know).
 AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "signup": "accounts.forms.SignupForm",
+    "change_password": "accounts.forms.ChangePasswordForm",
+}
+# A new email address waits for the password (allauth's reauthentication), or a stolen session
+# would be enough to take the account: a new address, then a reset link mailed to it.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
 ACCOUNT_SESSION_REMEMBER = True  # games last weeks: a login lasts (SESSION_COOKIE_AGE, 2 weeks)
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
@@ -143,6 +150,9 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "10/m/ip,3/m/key,10/d/key",
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
+    # Wrong passwords typed by a signed-in player (deleting the account, reauthenticating,
+    # changing the password: accounts/passwords.py), all together.
+    "password_wrong": "5/5m/user,20/d/user",
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
 }

@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.HashingBusyMiddleware",
     "accounts.middleware.InvalidFormStatusMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -101,6 +102,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's PBKDF2, each hash taking one of the site's slots first (accounts/hashing.py): at most
+# PASSWORD_HASHING_SLOTS passwords hashed at once by the whole site (each about half a second of a
+# core), the others refused with 503. Keep it below gunicorn's workers and the machine's cores,
+# so that a flood of guesses, each within its rate limits, leaves a worker and a core for pages.
+PASSWORD_HASHERS = ["accounts.hashers.PBKDF2PasswordHasher"]
+PASSWORD_HASHING_SLOTS = int(os.environ.get("PASSWORD_HASHING_SLOTS", "1"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

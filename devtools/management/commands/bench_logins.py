@@ -3,10 +3,13 @@ settings over plain HTTP (config.settings.plainhttp: the real password hasher, t
 Redis of the environment), listening on 127.0.0.1. Two floods, each while another thread times
 /healthz every 50 ms, before and during:
 
-- one account: six threads post wrong passwords for it from one address;
+- one account: six threads post wrong passwords for it from one address, flat out;
 - eight addresses: each (a 127.x.y.z address of its own, so the server sees eight clients) posts
   wrong logins in a loop, each for an account no one has, so that only the per-address limits
-  hold it back (10 hashed failures a minute).
+  hold it back (10 hashed failures a minute): flat out, then waiting a second after each refusal
+  (429 or 503), as a script that wants its guesses checked rather than refused would. Flat out,
+  the refusals themselves are a flood of cheap requests that a proxy's per-address request limit
+  is for; the second shows what the guesses that get through cost the pages.
 
 Prints /healthz p50 and p95 alone and during each flood, and how the attempts were answered:
 checked (a password hashed, 400), refused by a rate limit before any hashing (429), refused
@@ -92,10 +95,11 @@ class Guesser(threading.Thread):
     """Posts wrong logins from one address until told to stop: for `login`, or for a made-up
     account each time when `login` is None."""
 
-    def __init__(self, port: int, address: str, login: str | None, stop: threading.Event):
+    def __init__(self, port: int, address: str, login: str | None, pause: float, *,
+                 stop: threading.Event):  # fmt: skip
         super().__init__(daemon=True)
         self.browser = Browser(port, address)
-        self.login, self.stop = login, stop
+        self.login, self.stop, self.pause = login, stop, pause
         self.statuses: Counter = Counter()
 
     def run(self):
@@ -107,6 +111,8 @@ class Guesser(threading.Thread):
             form = {"csrfmiddlewaretoken": token, "login": login, "password": f"guess{attempt}"}
             status, _page = self.browser.request("POST", "/accounts/login/", form)
             self.statuses[status] += 1
+            if status in (429, 503) and self.pause:
+                self.stop.wait(self.pause)
 
 
 class Command(BaseCommand):
@@ -154,10 +160,14 @@ class Command(BaseCommand):
             )
             addresses = [f"127.{random.randint(1, 254)}.{random.randint(0, 255)}.{n + 2}"
                          for n in range(9)]  # fmt: skip
-            self._flood(port, "one account, six threads from one address", seconds,
-                        [(addresses[0], victim)] * 6)  # fmt: skip
-            self._flood(port, "eight addresses, made-up accounts", seconds,
-                        [(address, None) for address in addresses[1:]])  # fmt: skip
+            self._flood(port, "one account, six threads from one address, flat out", seconds,
+                        [(addresses[0], victim, 0)] * 6)  # fmt: skip
+            self._flood(port, "eight addresses, made-up accounts, flat out", seconds,
+                        [(address, None, 0) for address in addresses[1:]])  # fmt: skip
+            others = [f"127.{random.randint(1, 254)}.{random.randint(0, 255)}.{n + 2}"
+                      for n in range(8)]  # fmt: skip
+            self._flood(port, "eight addresses, made-up accounts, a second's pause after a "
+                        "refusal", seconds, [(a, None, 1.0) for a in others])  # fmt: skip
         finally:
             server.terminate()
             server.wait(timeout=20)
@@ -185,7 +195,7 @@ class Command(BaseCommand):
             quiet.append(timed_health(port))
             time.sleep(0.05)
         stop = threading.Event()
-        threads = [Guesser(port, address, login, stop) for address, login in guessers]
+        threads = [Guesser(port, *guesser, stop=stop) for guesser in guessers]
         for thread in threads:
             thread.start()
         busy, deadline = [], time.monotonic() + seconds

@@ -1,12 +1,32 @@
-"""How django-allauth fits this site: the display name chosen at sign-up is saved with the account.
-(Refused forms answer 400, and 429 while guessing is rate-limited: accounts/middleware.py.)"""
+"""How django-allauth fits this site: the display name chosen at sign-up is saved with the account,
+and failed logins are counted so that guessing stays slow without letting a stranger lock a player
+out. (Refused forms answer 400, and 429 while guessing is rate-limited: accounts/middleware.py.)"""
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.core import ratelimit
+from allauth.core.internal.ratelimit import get_ip
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from .passwords import password_matches
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "too_many_login_attempts": _(
+            "Too many failed login attempts from here: try again in a few minutes, or reset "
+            "your password by the link below (the mail it sends lets you in)."
+        ),
+        "account_guessed": _(
+            "Too many failed attempts to log in to this account lately, from several places: "
+            "someone may be guessing its password. If it is yours, log in with your email "
+            "address instead of your username (or the other way round), or reset your password "
+            "by the link below (the mail it sends lets you in)."
+        ),
+    }
+
     def save_user(self, request, user, form, commit=True):
         user = super().save_user(request, user, form, commit=False)
         user.display_name = form.cleaned_data.get("display_name", "")
@@ -16,3 +36,34 @@ class AccountAdapter(DefaultAccountAdapter):
         if commit:
             user.save()
         return user
+
+    def reauthenticate(self, user, password) -> bool:
+        """Who the player is, before a change such as a new email address: the password, its
+        wrong ones limited with the other forms' (passwords.py)."""
+        return password_matches(user=user, password=password)
+
+    # Guessing: allauth counts failed logins per IP and per key ("login_failed" in
+    # settings.ACCOUNT_RATE_LIMITS, consumed before the password is checked, handed back when it
+    # was right). Its key was what was typed, so five wrong passwords from anywhere locked the
+    # owner out too; here the key is what was typed *and the address it came from*, and
+    # "login_failed_account" is a higher ceiling for what was typed, from everywhere together.
+
+    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
+        typed = super()._get_login_attempts_cache_key(request, **credentials)
+        return f"{typed}@{get_ip(request)}"
+
+    def pre_authenticate(self, request, **credentials):
+        typed = self._typed(credentials)
+        if not ratelimit.consume(request, action="login_failed_account", key=typed, dry_run=True):
+            raise self.validation_error("account_guessed")
+        super().pre_authenticate(request, **credentials)
+
+    def authentication_failed(self, request, **credentials):
+        # Counted once the password proved wrong, so a right one never counts. Concurrent
+        # guesses may each pass the check above before any is counted: a few more than the
+        # ceiling, as many as the site hashes at once.
+        ratelimit.consume(request, action="login_failed_account", key=self._typed(credentials))
+
+    @staticmethod
+    def _typed(credentials: dict) -> str:
+        return credentials.get("email", credentials.get("username", "")).lower()

@@ -2,6 +2,8 @@ import base64
 import binascii
 from urllib.parse import urlsplit
 
+from allauth.account.adapter import get_adapter
+from allauth.account.forms import ChangePasswordForm as AllauthChangePasswordForm
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
@@ -9,6 +11,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User, time_zone_choices
+from .passwords import password_matches
 from .services import PREFERENCE_FIELDS
 from .validators import validate_one_line
 
@@ -19,6 +22,26 @@ class LoginForm(AllauthLoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or email")
+
+    def user_credentials(self) -> dict:
+        """What was typed, as a username alone. allauth's backend tries a username as an email
+        address first, then as a username: one lookup, one password hashed, whatever was typed.
+        allauth passes an email address as both `email` and `username`, and the backend checks
+        each, so a wrong password cost a registered address two hashes and an unknown one a
+        single (dummy) hash: the time a login took told which addresses have an account."""
+        credentials = super().user_credentials()
+        credentials["username"] = credentials.pop("email", credentials.get("username"))
+        return credentials
+
+
+class ChangePasswordForm(AllauthChangePasswordForm):
+    """allauth's, its check of the current password limited with the other forms' (passwords.py)."""
+
+    def clean_oldpassword(self) -> str:
+        password = self.cleaned_data.get("oldpassword", "")
+        if not password_matches(user=self.user, password=password):
+            raise get_adapter().validation_error("enter_current_password")
+        return password
 
 
 class SignupForm(AllauthSignupForm):
@@ -89,7 +112,7 @@ class AccountDeleteForm(forms.Form):
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        if not self.user.check_password(password):
+        if not password_matches(user=self.user, password=password):
             raise forms.ValidationError(_("That is not your password."), code="wrong_password")
         return password
 
@@ -141,3 +164,12 @@ class PushSubscriptionForm(PushEndpointForm):
         if decoded_length(value) != size:
             raise forms.ValidationError(_("Not a key of this browser's push subscription."))
         return value
+
+
+RATE_LIMIT_CODES = ("too_many_login_attempts", "account_guessed", "rate_limited")
+
+
+def refusal_status(form: forms.Form) -> int:
+    """A refused form's status: 429 when it was refused for guessing too fast, else 400."""
+    codes = {error.code for errors in form.errors.as_data().values() for error in errors}
+    return 429 if codes & set(RATE_LIMIT_CODES) else 400

@@ -3,16 +3,21 @@
 - PlayerLocaleMiddleware: a signed-in player sees the site in their language (User.language) and
   times in their zone (User.time_zone, accounts/zones.py); a visitor gets the language Django's
   LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
+- HashingBusyMiddleware: a request that would hash a password while the site hashes as many as it
+  allows at once (accounts/hashing.py) gets a 503 with Retry-After, before anything was hashed.
 - InvalidFormStatusMiddleware: refused forms answer a 4xx. django-allauth's views render an
   invalid form with 200; this site answers bad input with 400 and a refusal for guessing too fast
   with 429, so that a client (or a script trying passwords) is told plainly, and the page still
   shows the form and its message.
 """
 
-from django.core.exceptions import NON_FIELD_ERRORS
 from django.db import DatabaseError
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
+from .forms import refusal_status
+from .hashing import HashingBusy
 from .zones import zone_of
 
 
@@ -43,7 +48,22 @@ class PlayerLocaleMiddleware:
             return None
 
 
-RATE_LIMIT_CODES = ("too_many_login_attempts", "rate_limited")
+class HashingBusyMiddleware:
+    RETRY_AFTER_SECONDS = 2  # a few hashes' time
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, HashingBusy):
+            return None
+        # The page needs nothing but the template engine: a refusal must cost next to nothing.
+        response = HttpResponse(render_to_string("accounts/busy.html"), status=503)
+        response["Retry-After"] = str(self.RETRY_AFTER_SECONDS)
+        return response
 
 
 class InvalidFormStatusMiddleware:
@@ -59,6 +79,5 @@ class InvalidFormStatusMiddleware:
             return response
         if not getattr(form, "is_bound", False) or not form.errors:
             return response
-        limited = any(form.has_error(NON_FIELD_ERRORS, code) for code in RATE_LIMIT_CODES)
-        response.status_code = 429 if limited else 400
+        response.status_code = refusal_status(form)
         return response

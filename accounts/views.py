@@ -1,3 +1,4 @@
+from allauth.account.decorators import secure_admin_login
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -99,3 +100,17 @@ def push_unsubscribe(request):
         return JsonResponse({"errors": form.errors}, status=400)
     push_subscription_delete(user=request.user, endpoint=form.cleaned_data["endpoint"])
     return HttpResponse(status=204)
+
+
+@secure_admin_login
+def admin_login(request, extra_context=None):
+    """The admin's login is the site's: allauth's secure_admin_login sends a visitor to the site's
+    login (rate-limited: a guess past its limits is refused before any password is hashed) and
+    back here after it, and refuses a signed-in player who is not staff (403). Staff go in; the
+    admin's own login form, which checked every password posted to it, is never shown."""
+    return redirect("admin:index")
+
+
+def admin_password_change(request, extra_context=None):
+    """The admin's password change is the site's, whose check of the old password is limited."""
+    return redirect("account_change_password")

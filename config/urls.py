@@ -2,7 +2,11 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
-from accounts.views import language_set
+from accounts.views import admin_login, admin_password_change, language_set
+
+# The admin signs in and changes passwords through the site's own pages and their limits.
+admin.site.login = admin_login
+admin.site.password_change = admin_password_change
 
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),

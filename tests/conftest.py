@@ -94,7 +94,7 @@ def fresh_rate_limits(settings):
 
 
 class Clock:
-    """time.time() for games.ratelimit, moved on by hand."""
+    """The time module as the rate limits see it: time.time() moved on by hand, the rest real."""
 
     def __init__(self, now: float):
         self.now = now
@@ -105,17 +105,50 @@ class Clock:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
+    def __getattr__(self, name):
+        import time
+
+        return getattr(time, name)  # monotonic() and sleep() for allauth's cache lock
+
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The rate limits' clock, stopped (at the start of a window) until the test moves it."""
+    """The rate limits' clock (the site's, games.ratelimit, and allauth's), stopped at the start
+    of an hour until the test moves it."""
     import time
+
+    from allauth.core.internal import ratelimit as allauth_ratelimit
 
     from games import ratelimit
 
     stopped = Clock(float(int(time.time()) // 3600 * 3600))
     monkeypatch.setattr(ratelimit, "time", stopped)
+    monkeypatch.setattr(allauth_ratelimit, "time", stopped)
     return stopped
+
+
+class Hashes:
+    """How many times a password was run through the hasher: a check, or a new hash."""
+
+    def __init__(self):
+        self.count = 0
+
+
+@pytest.fixture
+def hashes(monkeypatch):
+    """Counts the passwords hashed (the tests' hasher, MD5), from zero at each `hashes.count = 0`.
+    Hashing is what a guess costs the site: the count says what a request cost without timing it."""
+    from django.contrib.auth.hashers import MD5PasswordHasher
+
+    counted = Hashes()
+    encode = MD5PasswordHasher.encode
+
+    def counting_encode(self, password, salt):
+        counted.count += 1
+        return encode(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", counting_encode)
+    return counted
 
 
 @pytest.hookimpl(wrapper=True)

@@ -9,6 +9,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 from django.db import IntegrityError
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -131,9 +132,30 @@ def test_a_wrong_password_is_a_400_with_a_message(client):
     assert "not correct" in response.content.decode()
 
 
+@pytest.mark.parametrize("by", ["username", "email"])
+def test_a_wrong_password_costs_one_hash_whether_the_account_exists_or_not(client, hashes, by):
+    """Were an unknown address cheaper to refuse than a registered one, the time a wrong login
+    takes would tell which addresses have an account. Counted, not timed: one password hashed
+    for each (against a dummy for no one), by username as by email."""
+    user = UserFactory(email="known@example.com")
+    known, unknown = {"username": (user.username, "nobody"),
+                      "email": ("known@example.com", "nobody@example.com")}[by]  # fmt: skip
+    cost = {}
+    for login in (known, unknown):
+        hashes.count = 0
+        response = client.post(reverse("account_login"), {"login": login, "password": "wrong"})
+        assert response.status_code == 400
+        cost[login] = hashes.count
+    assert cost == {known: 1, unknown: 1}
+    hashes.count = 0
+    right = client.post(reverse("account_login"), {"login": known, "password": PASSWORD})
+    assert right.status_code == 302 and hashes.count == 1
+
+
 def test_guessing_is_refused_with_429_even_for_the_right_password(client):
-    """Five failures for one account in five minutes, then every try is refused before the
-    password is checked (so before any hashing): the right password too, until the limit ends."""
+    """Five failures for one account from one address in five minutes, then every try from there
+    is refused before the password is checked (so before any hashing): the right password too,
+    until the limit ends."""
     user = UserFactory()
     for attempt in range(5):
         response = client.post(
@@ -147,6 +169,71 @@ def test_guessing_is_refused_with_429_even_for_the_right_password(client):
     other = UserFactory()  # another account, from the same address, is still let in
     data = {"login": other.username, "password": PASSWORD}
     assert client.post(reverse("account_login"), data).status_code == 302
+
+
+def login_from(address: str, login: str, password: str):
+    return Client(REMOTE_ADDR=address).post(
+        reverse("account_login"), {"login": login, "password": password}
+    )
+
+
+def test_a_strangers_guesses_from_elsewhere_do_not_lock_the_owner_out():
+    """Five wrong passwords for a username from any address made the owner's right password,
+    from another address, answer 429 for five minutes: anyone could lock a player out. An
+    account's failures are counted per address: the stranger's is refused, the owner's is not."""
+    user = UserFactory()
+    for attempt in range(5):
+        assert login_from("203.0.113.9", user.username, f"guess {attempt}").status_code == 400
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+    assert login_from("198.51.100.7", user.username, PASSWORD).status_code == 302
+
+
+def test_one_address_guesses_an_account_ten_times_an_hour_at_most(clock):
+    user = UserFactory()
+    for attempt in range(10):
+        if attempt == 5:
+            assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+            clock.advance(5 * 60)
+        assert login_from("203.0.113.9", user.username, f"guess {attempt}").status_code == 400
+    clock.advance(5 * 60)
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+    clock.advance(50 * 60)
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 302
+
+
+def test_guesses_from_many_addresses_meet_the_accounts_ceiling_and_are_told_the_way_round(hashes):
+    """Thirty failures in an hour for one username or address, from anywhere (six addresses
+    here, five each; no address alone may make more than ten), and every try for it is refused
+    before any hashing, the owner's too: the message says how to get in all the same, by the
+    email address instead of the username (the ceiling counts what was typed) or a reset link."""
+    user = UserFactory()
+    for n in range(30):
+        assert login_from(f"203.0.113.{n // 5 + 1}", user.username, f"guess {n}").status_code == 400
+    hashes.count = 0
+    refused = login_from("198.51.100.7", user.username, PASSWORD)
+    assert refused.status_code == 429 and hashes.count == 0
+    page = refused.content.decode()
+    assert "log in with your email address instead" in page
+    assert reverse("account_reset_password") in page  # the link below the password
+    assert login_from("198.51.100.7", user.email, PASSWORD).status_code == 302
+
+
+def test_behind_the_proxy_each_client_is_counted_at_its_own_address(settings):
+    """Every request reaches the site from the proxy's address; the client's is the one the proxy
+    appends to X-Forwarded-For (production trusts one proxy), so one client's guesses hold back
+    that client alone."""
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    user = UserFactory()
+
+    def login(client_address, password):
+        proxy = Client(REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=f"10.9.9.9, {client_address}")
+        data = {"login": user.username, "password": password}
+        return proxy.post(reverse("account_login"), data)
+
+    for attempt in range(5):
+        assert login("203.0.113.9", f"guess {attempt}").status_code == 400
+    assert login("203.0.113.9", PASSWORD).status_code == 429
+    assert login("198.51.100.7", PASSWORD).status_code == 302
 
 
 def test_password_reset_by_mail_sets_a_new_password(client):
@@ -180,10 +267,30 @@ def test_change_password_keeps_the_player_logged_in(client):
     assert client.get(reverse("home")).context["user"] == user
 
 
+def test_changing_the_address_asks_for_the_password_first(client):
+    """A stolen session must not be enough to take the account: a new address, then a password
+    reset mailed to it. The change waits for the password (allauth's reauthentication, which
+    shares the limit on wrong passwords: tests/views/test_account.py)."""
+    user = UserFactory(email="old@example.com")
+    client.force_login(user)
+    add = {"action_add": "", "email": "new@example.com"}
+    response = client.post(reverse("account_email"), add)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_reauthenticate"))
+    assert not EmailAddress.objects.filter(email="new@example.com").exists() and not mail.outbox
+    wrong = client.post(response["Location"], {"password": "not it"})
+    assert wrong.status_code == 400 and not mail.outbox
+    done = client.post(response["Location"], {"password": PASSWORD})
+    assert done.status_code == 302
+    assert EmailAddress.objects.filter(user=user, email="new@example.com").exists()
+    assert mail.outbox[-1].to == ["new@example.com"]
+
+
 def test_a_new_address_is_used_only_once_verified(client):
     user = UserFactory(email="old@example.com")
     client.force_login(user)
-    response = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    asked = client.post(reverse("account_email"), {"action_add": "", "email": "new@example.com"})
+    response = client.post(asked["Location"], {"password": PASSWORD})  # who it is, first
     assert response.status_code == 302
     user.refresh_from_db()
     assert verified_email(user) == "old@example.com"  # mail still goes to the old address

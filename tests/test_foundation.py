@@ -70,7 +70,8 @@ from django.urls import reverse
 django.setup()
 names = ["SESSION_COOKIE_SECURE", "SESSION_COOKIE_HTTPONLY", "SESSION_COOKIE_SAMESITE",
          "SESSION_COOKIE_NAME", "CSRF_COOKIE_SECURE", "CSRF_COOKIE_HTTPONLY", "X_FRAME_OPTIONS",
-         "SECURE_PROXY_SSL_HEADER", "ALLOWED_HOSTS", "DEBUG", "INSTALLED_APPS"]
+         "SECURE_PROXY_SSL_HEADER", "ALLOWED_HOSTS", "DEBUG", "INSTALLED_APPS",
+         "ALLAUTH_TRUSTED_PROXY_COUNT"]
 found = {name: getattr(settings, name, None) for name in names}
 found["admin"] = reverse("admin:index")
 found["script-src"] = settings.SECURE_CSP["script-src"]
@@ -102,6 +103,7 @@ def test_production_hardens_cookies_and_moves_the_admin_off_admin(tmp_path):
     assert found["CSRF_COOKIE_SECURE"] and found["CSRF_COOKIE_HTTPONLY"]
     assert found["X_FRAME_OPTIONS"] == "DENY" and found["ALLOWED_HOSTS"] == ["a.example.org"]
     assert found["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert found["ALLAUTH_TRUSTED_PROXY_COUNT"] == 1  # the client's address, not the proxy's
     assert "'unsafe-inline'" not in found["script-src"]
 
 
@@ -112,6 +114,9 @@ def test_production_installs_no_development_tools(tmp_path):
 def test_production_takes_the_admin_address_and_the_proxy_header_from_the_environment(tmp_path):
     found = _production_settings({"ADMIN_URL": "/ops-7f3a", "PROXY_SSL_HEADER": ""}, tmp_path)
     assert found["admin"] == "/ops-7f3a/" and found["SECURE_PROXY_SSL_HEADER"] is None
+    assert found["ALLAUTH_TRUSTED_PROXY_COUNT"] == 0  # nothing in front: X-Forwarded-For is a lie
+    two = _production_settings({"TRUSTED_PROXY_COUNT": "2"}, tmp_path)
+    assert two["ALLAUTH_TRUSTED_PROXY_COUNT"] == 2
 
 
 def test_the_console_drops_the_table_polls_that_find_nothing_new(monkeypatch):

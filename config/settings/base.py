@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.HashingBusyMiddleware",
     "accounts.middleware.InvalidFormStatusMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -101,6 +102,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
+# Django's PBKDF2, each hash taking one of the site's slots first (accounts/hashing.py): at most
+# PASSWORD_HASHING_SLOTS passwords hashed at once by the whole site (each about half a second of a
+# core), the others refused with 503. Keep it below gunicorn's workers and the machine's cores,
+# so that a flood of guesses, each within its rate limits, leaves a worker and a core for pages.
+PASSWORD_HASHERS = ["accounts.hashers.PBKDF2PasswordHasher"]
+PASSWORD_HASHING_SLOTS = int(os.environ.get("PASSWORD_HASHING_SLOTS", "1"))
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -115,12 +122,18 @@ LOGOUT_REDIRECT_URL = "home"
 # address is verified by a link; a player may play at once, but no mail about games goes to an
 # address until it is verified (accounts.selectors.verified_email), and a changed address replaces
 # the old one only once the new one is verified.
-AUTHENTICATION_BACKENDS = [
-    "allauth.account.auth_backends.AuthenticationBackend",
-    "django.contrib.auth.backends.ModelBackend",  # the admin's login
-]
+# allauth's backend alone: with Django's ModelBackend after it, every failed login hashed the
+# password once more (a dummy hash for a name it did not know).
+AUTHENTICATION_BACKENDS = ["allauth.account.auth_backends.AuthenticationBackend"]
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "signup": "accounts.forms.SignupForm",
+    "change_password": "accounts.forms.ChangePasswordForm",
+}
+# A new email address waits for the password (allauth's reauthentication), or a stolen session
+# would be enough to take the account: a new address, then a reset link mailed to it.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
 ACCOUNT_SESSION_REMEMBER = True  # games last weeks: a login lasts (SESSION_COOKIE_AGE, 2 weeks)
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
@@ -132,14 +145,21 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "3·13: "
 ACCOUNT_USER_DISPLAY = "accounts.models.display_name"
 # Guessing is slow and cheap for us: a refused attempt is answered 429 before any password is
-# hashed. Per address (or username): 5 failures in 5 minutes; per IP: 10 failures a minute.
+# hashed. Failures per IP: 10 a minute. Per username or email address typed, from one IP: 5 in 5
+# minutes and 10 an hour (accounts/adapter.py: a stranger's guesses lock no one else out); from
+# every IP together: 30 an hour, a ceiling no single IP reaches (the message then says how to get
+# in: by the other of username and address, or by a reset link).
 ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key",
+    "login_failed": "10/m/ip,5/5m/key,10/h/key",
+    "login_failed_account": "30/h/key",
     "signup": "10/m/ip,50/h/ip",
     "reset_password": "10/m/ip,3/m/key,10/d/key",
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
+    # Wrong passwords typed by a signed-in player (deleting the account, reauthenticating,
+    # changing the password: accounts/passwords.py), all together.
+    "password_wrong": "5/5m/user,20/d/user",
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
 }

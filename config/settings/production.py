@@ -20,6 +20,13 @@ DEBUG = False
 PROXY_SSL_HEADER = os.environ.get("PROXY_SSL_HEADER", "X-Forwarded-Proto").strip()
 if PROXY_SSL_HEADER:
     SECURE_PROXY_SSL_HEADER = ("HTTP_" + PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+# Who a request came from, for the rate limits per IP (allauth's): behind the proxy every request
+# comes from the proxy's address, so that one client's guesses would lock every client out; the
+# proxy appends the client's address to X-Forwarded-For, and that entry counts (the last one for
+# one proxy). None without a proxy, or a client could name any address it likes.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(
+    os.environ.get("TRUSTED_PROXY_COUNT", "") or (1 if PROXY_SSL_HEADER else 0)
+)
 ADMIN_URL = os.environ.get("ADMIN_URL", "").strip("/") + "/"
 if ADMIN_URL == "/":
     ADMIN_URL = "backstage/"  # not admin/, the address every scanner tries

@@ -26,7 +26,8 @@ SECRET_KEY = "test-only-not-secret"
 DEBUG = False
 # The development tools (benchmarks, seeding, tournaments); never in production.
 INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
-PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+PASSWORD_HASHERS = ["accounts.hashers.MD5PasswordHasher"]
+PASSWORD_HASHING_SLOTS = 8  # browsers and threads log in at once; tests/test_hashing.py sets 1
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},

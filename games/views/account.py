@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounts.forms import AccountDeleteForm
+from accounts.forms import AccountDeleteForm, refusal_status
 
 from ..departure import account_delete
 from ..selectors.export import player_data
@@ -42,5 +42,5 @@ def account_delete_confirm(request):
                 request, _("Your account is deleted. Goodbye, and thank you for playing.")
             )
             return redirect("home")
-        return render(request, "accounts/delete.html", {"form": form}, status=400)
+        return render(request, "accounts/delete.html", {"form": form}, status=refusal_status(form))
     return render(request, "accounts/delete.html", {"form": form})

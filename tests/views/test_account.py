@@ -57,6 +57,56 @@ def test_deleting_asks_for_the_password_and_only_a_post_deletes(client):
     assert client.get(reverse("home")).status_code == 200  # still signed in
 
 
+def test_wrong_passwords_to_delete_the_account_are_limited_before_any_hashing(client, hashes):
+    """The delete form checked every password posted to it (30 wrong ones in one session: 30
+    answers 400, each hashed): whoever held a stolen session could guess the password there."""
+    me = UserFactory()
+    client.force_login(me)
+    hashes.count = 0
+    statuses = [client.post(DELETE, {"password": f"guess {n}"}).status_code for n in range(30)]
+    assert statuses == [400] * 5 + [429] * 25 and hashes.count == 5
+    refused = client.post(DELETE, {"password": PASSWORD})
+    assert refused.status_code == 429 and "Too many wrong passwords" in refused.content.decode()
+    assert hashes.count == 5
+    me.refresh_from_db()
+    assert me.is_active
+
+
+NEW_PASSWORD = "a fresh pass phrase 3"
+PASSWORD_FORMS = {
+    "delete": (DELETE, "password", {}),
+    "reauthenticate": (reverse("account_reauthenticate"), "password", {}),
+    "change password": (
+        reverse("account_change_password"), "oldpassword",
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    ),
+}  # fmt: skip
+
+
+def post_password(client, form: str, password: str):
+    url, field, rest = PASSWORD_FORMS[form]
+    return client.post(url, {field: password, **rest})
+
+
+@pytest.mark.parametrize("last", list(PASSWORD_FORMS))
+def test_the_forms_that_check_a_password_share_one_limit(client, hashes, last):
+    """Deleting the account, confirming who one is (before changing the email address) and
+    changing the password each ask for the password: five wrong ones among them all, and each
+    refuses the next before hashing it, the right one too."""
+    me = UserFactory()
+    client.force_login(me)
+    for n, form in enumerate(["delete", "reauthenticate", "change password"] * 2):
+        if n == 5:
+            break
+        assert post_password(client, form, f"guess {n}").status_code == 400
+    hashes.count = 0
+    refused = post_password(client, last, PASSWORD)
+    assert refused.status_code == 429 and hashes.count == 0
+    assert "Too many wrong passwords" in refused.content.decode()
+    me.refresh_from_db()
+    assert me.is_active and me.check_password(PASSWORD)
+
+
 def test_deleting_an_account_forgets_the_person_and_keeps_the_games(client, every_game_rated):
     me, a, _b, playing, hosting, finished, _waiting = leaving_player()
     assert Rating.objects.filter(user=me).exists()

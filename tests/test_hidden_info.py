@@ -103,7 +103,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": (10**6, 60)}
     humans = [UserFactory() for _ in range(2)]
     game = started_game(humans, rules=rules, bots=bots, seat_count=players)
-    play_on(game, until=lambda game: game.round_index >= first)
+    play_on(game, until=lambda game: game.round_index >= first, level="medium")
     rounds = rules.round_count
     one_deck = rules.deck_count(players) == 1 and not rules.jokers
     clients = {}
@@ -136,8 +136,8 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
             continue
         # Mostly good play, so rounds end by going out; now and then any legal action.
         state = GameState.from_dict(game.state)
-        if step % 5:
-            choice = get_bot("easy").choose(state.view(mover), rng).to_dict()
+        if step % 8:
+            choice = get_bot("medium").choose(state.view(mover), rng).to_dict()
         else:
             choice = rng.choice(state.legal_actions()).to_dict()
         name = {"draw": "move_draw", "discard": "move_discard", "go_out": "move_go_out"}

@@ -23,10 +23,15 @@ $(PY):
 
 # Dependencies come from the lock files in requirements/ (every package pinned, with its hashes),
 # made from pyproject.toml by `make lock`; the project itself is installed on top, without them.
-$(STAMP): $(PY) requirements/dev.txt
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q --require-hashes -r requirements/dev.txt
-	$(PY) -m pip install -q --no-deps -e .
+# uv installs them (pip would too, ten times slower: `pip install --require-hashes -r ...`).
+UV := $(VENV)/bin/uv
+INSTALL := $(UV) pip install --quiet --python $(PY)
+$(UV): $(PY)
+	$(PY) -m pip install -q 'uv==0.13.9'
+
+$(STAMP): $(UV) requirements/dev.txt
+	$(INSTALL) --require-hashes -r requirements/dev.txt
+	$(INSTALL) --no-deps -e .
 	touch $(STAMP)
 
 venv: $(STAMP)
@@ -34,11 +39,9 @@ venv: $(STAMP)
 # After changing a dependency in pyproject.toml: pins every package anew for Python >= 3.12 on
 # any platform, each extra's lock holding the same versions as dev's. `make lock UPGRADE=1` moves
 # every pin to the newest release allowed.
-UV := $(VENV)/bin/uv
 LOCK := $(UV) pip compile pyproject.toml --universal --python-version 3.12 --generate-hashes \
 	--custom-compile-command "make lock" --quiet $(if $(UPGRADE),--upgrade)
-lock: $(PY)
-	$(PY) -m pip install -q 'uv>=0.9,<1'
+lock: $(UV)
 	$(LOCK) -o requirements/production.txt
 	$(LOCK) --extra dev -o requirements/dev.txt
 	$(LOCK) --extra dev --extra bench -c requirements/dev.txt -o requirements/bench.txt
@@ -90,7 +93,7 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 $(VENV)/.bench-installed: $(STAMP) requirements/bench.txt
-	$(PY) -m pip install -q --require-hashes -r requirements/bench.txt
+	$(INSTALL) --require-hashes -r requirements/bench.txt
 	touch $@
 
 # The engine, pages and logins benchmarks (devtools/, development only): each prints figures.
@@ -100,7 +103,7 @@ bench: $(VENV)/.bench-installed
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
 
 $(VENV)/.load-installed: $(STAMP) requirements/load.txt
-	$(PY) -m pip install -q --require-hashes -r requirements/load.txt
+	$(INSTALL) --require-hashes -r requirements/load.txt
 	touch $@
 
 # Many players over real HTTP: gunicorn, a Celery worker and beat on PostgreSQL and Redis, locust

@@ -158,6 +158,7 @@ def test_every_url_pattern_has_a_declared_outcome():
     )
 
 
+@pytest.mark.slow  # every URL, each way, per role
 @pytest.mark.parametrize("role", ["anonymous", "stranger", "outsider"])
 def test_no_one_without_a_seat_sees_or_changes_a_private_game(world, role):
     before = fingerprint(world)

@@ -57,6 +57,7 @@ def test_a_server_or_worker_started_without_settings_runs_production_and_refuses
     assert result.returncode != 0 and "SECRET_KEY" in result.stderr
 
 
+@pytest.mark.slow  # a process of its own, on production settings
 def test_production_passes_check_deploy_without_warnings(tmp_path):
     result = _check_production({"SECRET_KEY": "x7" * 30 + "-Zq!9kP@3mW#"}, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -111,6 +112,7 @@ def test_production_installs_no_development_tools(tmp_path):
     assert "devtools" not in _production_settings({}, tmp_path)["INSTALLED_APPS"]
 
 
+@pytest.mark.slow  # processes of their own, on production settings
 def test_production_takes_the_admin_address_and_the_proxy_header_from_the_environment(tmp_path):
     found = _production_settings({"ADMIN_URL": "/ops-7f3a", "PROXY_SSL_HEADER": ""}, tmp_path)
     assert found["admin"] == "/ops-7f3a/" and found["SECURE_PROXY_SSL_HEADER"] is None

@@ -235,6 +235,7 @@ def test_a_rematch_is_for_players_of_a_finished_game_only(client):
     assert not Game.objects.filter(rematch_of=game).exists()
 
 
+@pytest.mark.slow  # a whole game, move by move
 def test_the_round_column_follows_every_move():
     users = [UserFactory(), UserFactory()]
     game = started_game(users)

@@ -157,6 +157,7 @@ def table_counts(client, game, me) -> dict[str, int]:
     }
 
 
+@pytest.mark.slow  # games of 2 and 8 played a while
 def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_8(client):
     small = table_counts(client, *game_played(**SMALL_GAME))
     large = table_counts(client, *game_played(**LARGE_GAME))
@@ -186,6 +187,7 @@ def finished_counts(client, game, me) -> dict[str, int]:
     return counts | {"spectator's replay": count(client, "game_replay", game.pk, step=3)}
 
 
+@pytest.mark.slow  # two whole games
 def test_a_finished_game_and_its_replay_cost_the_same_for_2_players_as_for_8(client):
     small = finished_counts(client, *game_played(**SMALL_GAME))
     large = finished_counts(client, *game_played(**LARGE_GAME))
@@ -321,6 +323,7 @@ def player_counts(client, me, rival, waiting) -> dict[str, int]:
     return counts
 
 
+@pytest.mark.slow  # 35 games made
 def test_a_players_pages_cost_the_same_for_5_games_as_for_30(client):
     small = player_counts(client, *player_world(1))
     large = player_counts(client, *player_world(6))

@@ -31,6 +31,7 @@ def test_games_are_reproducible_and_summed_per_level():
     assert games == 4 and 0 <= share <= 1
 
 
+@pytest.mark.slow  # games between bots
 def test_the_command_prints_the_table():
     out = io.StringIO()
     call_command(

@@ -3,12 +3,13 @@ and failed logins are counted so that guessing stays slow without letting a stra
 out. (Refused forms answer 400, and 429 while guessing is rate-limited: accounts/middleware.py.)"""
 
 from allauth.account.adapter import DefaultAccountAdapter
-from allauth.core import ratelimit
+from allauth.core import context, ratelimit
 from allauth.core.internal.ratelimit import get_ip
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from . import refusals
 from .passwords import password_matches
 
 
@@ -63,6 +64,18 @@ class AccountAdapter(DefaultAccountAdapter):
         # guesses may each pass the check above before any is counted: a few more than the
         # ceiling, as many as the site hashes at once.
         ratelimit.consume(request, action="login_failed_account", key=self._typed(credentials))
+
+    # A refusal remembered for the address (refusals.py) ends when allauth's counts give back what
+    # they had taken: a right password hands back its failure, a password reset clears them.
+
+    def _rollback_login_failed_rl_usage(self) -> None:
+        super()._rollback_login_failed_rl_usage()
+        if getattr(self, "_login_failed_rl_usage", None) and context.request is not None:
+            refusals.forget(context.request)
+
+    def _delete_login_attempts_cached_email(self, request, **credentials) -> None:
+        super()._delete_login_attempts_cached_email(request, **credentials)
+        refusals.forget(request)
 
     @staticmethod
     def _typed(credentials: dict) -> str:

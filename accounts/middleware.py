@@ -1,5 +1,8 @@
 """The site's own middleware.
 
+- LoginRefusalMiddleware (first of all): a login posted from an address over its login limits
+  gets a 429 with Retry-After at once, from one cache read, while the limits refuse it anyway
+  (accounts/refusals.py); else it goes through the stack, and a 429 there is remembered.
 - PlayerLocaleMiddleware: a signed-in player sees the site in their language (User.language) and
   times in their zone (User.time_zone, accounts/zones.py); a visitor gets the language Django's
   LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
@@ -11,14 +14,54 @@
   shows the form and its message.
 """
 
+import math
+import time
+
 from django.db import DatabaseError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 
+from . import refusals
 from .forms import refusal_status
 from .hashing import HashingBusy
 from .zones import zone_of
+
+
+class LoginRefusalMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.pages: dict[str, str] = {}  # the refusal page, rendered once per language
+
+    def __call__(self, request):
+        if request.method != "POST" or request.path != reverse("account_login"):
+            return self.get_response(request)
+        until = refusals.refused_until(request)
+        if until is not None:
+            return self.refusal(request, until)
+        response = self.get_response(request)
+        if response.status_code == 429:
+            refusals.remember(request)
+        return response
+
+    def refusal(self, request, until: float):
+        # No session, no user, no database: the language from the cookie or the browser alone.
+        language = translation.get_language_from_request(request)
+        if language not in self.pages:
+            from .adapter import AccountAdapter
+
+            with translation.override(language):
+                message = AccountAdapter.error_messages["too_many_login_attempts"]
+                self.pages[language] = render_to_string(
+                    "accounts/login_refused.html",
+                    {"message": message, "LANGUAGE_CODE": language,
+                     "login_url": reverse("account_login")},
+                )  # fmt: skip
+        response = HttpResponse(self.pages[language], status=429)
+        response["Retry-After"] = str(max(1, math.ceil(until - time.time())))
+        response["Cache-Control"] = "no-store"
+        return response
 
 
 class PlayerLocaleMiddleware:

@@ -119,9 +119,11 @@ def clock(monkeypatch):
 
     from allauth.core.internal import ratelimit as allauth_ratelimit
 
+    from accounts import refusals
     from games import ratelimit
 
     stopped = Clock(float(int(time.time()) // 3600 * 3600))
+    monkeypatch.setattr(refusals, "time", stopped)
     monkeypatch.setattr(ratelimit, "time", stopped)
     monkeypatch.setattr(allauth_ratelimit, "time", stopped)
     return stopped

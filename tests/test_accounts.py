@@ -8,8 +8,9 @@ from importlib import import_module
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
-from django.db import IntegrityError
+from django.db import IntegrityError, connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
@@ -318,3 +319,28 @@ def test_older_accounts_get_their_address_carried_over_by_the_migration():
     assert not rows[second.pk].verified
     assert without.pk not in rows
     assert verified_email(first) == "same@example.com" and verified_email(second) == ""
+
+
+def test_an_address_over_its_login_limit_is_refused_before_anything_runs(clock):
+    """An address past its own limit (10 failed logins a minute) is answered 429 by the first
+    middleware (accounts/refusals.py): no query, no session, no user; a refusal of what was typed
+    from it (per account and address) is not remembered for the address; the owner from
+    elsewhere logs in meanwhile, and the address itself once its minute has passed."""
+    user = UserFactory()
+    for attempt in range(5):
+        assert login_from("203.0.113.9", user.username, f"guess {attempt}").status_code == 400
+    assert login_from("203.0.113.9", user.username, "guess").status_code == 429  # the account's
+    assert login_from("203.0.113.9", "nobody-0", "guess").status_code == 400  # not the address's
+    statuses = [login_from("203.0.113.9", f"nobody-{n}", "guess").status_code for n in range(5)]
+    assert statuses == [400, 400, 400, 429, 429]  # the address's limit: the stack's, then the first
+    client = Client(REMOTE_ADDR="203.0.113.9")
+    with CaptureQueriesContext(connection) as queries:
+        refused = client.post(reverse("account_login"), {"login": "x", "password": "y"})
+    assert refused.status_code == 429 and len(queries) == 0
+    assert 0 < int(refused["Retry-After"]) <= 60 and not refused.cookies
+    request = refused.wsgi_request
+    assert not hasattr(request, "session") and not hasattr(request, "user")
+    assert "Too many failed login attempts" in refused.content.decode()
+    assert login_from("198.51.100.7", user.username, PASSWORD).status_code == 302
+    clock.advance(61)  # the address's minute; the owner's name from it waits its own 5 minutes
+    assert login_from("203.0.113.9", user.email, PASSWORD).status_code == 302

@@ -13,14 +13,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
-from django.utils import timezone
 
 from accounts.models import DELETED_USERNAME_PREFIX, User
 from accounts.services import user_delete
 
 from . import services
 from .checks import seat_of
-from .engine import GameState
 from .locking import lock_game
 from .models import Follow, Game, Invitation, Notification, Seat
 
@@ -38,14 +36,8 @@ def seat_depart(*, game_id: int, user: User) -> Game:
     seat.autopilot = False
     seat.save(update_fields=["resigned", "departed", "autopilot"])
     playing = game.seats.filter(resigned=False)
-    if not playing.filter(user__is_bot=False).exists() or playing.count() < 2:
-        state = GameState.from_dict(game.state)
-        services.game_finish(
-            game=game, state=state, now=timezone.now(), reason=Game.EndReason.RESIGNED
-        )
-    game.save()
-    services.game_queue_next(game=game)
-    return game
+    nobody_left = not playing.filter(user__is_bot=False).exists() or playing.count() < 2
+    return services.game_play_on(game=game, end_now=nobody_left)
 
 
 def player_forget(*, user: User) -> None:

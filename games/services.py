@@ -434,7 +434,15 @@ def game_resign(*, game_id: int, user: User) -> Game:
         raise GameError(_("You have already resigned."), status=409)
     seat.resigned = True
     seat.save(update_fields=["resigned"])
-    if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
+    people_left = game.seats.filter(user__is_bot=False, resigned=False).count()
+    return game_play_on(game=game, end_now=people_left < 2)
+
+
+def game_play_on(*, game: Game, end_now: bool) -> Game:
+    """After a seat left play (resigned, or its player departed, games/departure.py), in the
+    caller's transaction with the game locked: the game ends at once, ranked by the totals so
+    far, when `end_now`; else a bot plays the seat on. Either way the next turn's work is queued."""
+    if end_now:
         state = GameState.from_dict(game.state)
         game_finish(game=game, state=state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
     game.save()

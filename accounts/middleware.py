@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from . import refusals
+from .adapter import AccountAdapter
 from .forms import refusal_status
 from .hashing import HashingBusy
 from .zones import zone_of
@@ -49,8 +50,6 @@ class LoginRefusalMiddleware:
         # No session, no user, no database: the language from the cookie or the browser alone.
         language = translation.get_language_from_request(request)
         if language not in self.pages:
-            from .adapter import AccountAdapter
-
             with translation.override(language):
                 message = AccountAdapter.error_messages["too_many_login_attempts"]
                 self.pages[language] = render_to_string(

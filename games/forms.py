@@ -4,7 +4,7 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.models import BotLevel
 
-from .engine import AUTOPILOT_LEVEL, BOTS, Rules
+from .engine import BOTS, Rules
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
 
 # Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
@@ -170,7 +170,7 @@ class BotFillForm(forms.Form):
     bot = forms.ChoiceField(
         label=_("Bot level"),
         choices=BotLevel.choices,
-        initial=AUTOPILOT_LEVEL,
+        initial=BotLevel.MEDIUM,
         widget=forms.Select(attrs={"id": "fill-level"}),
     )
 

@@ -279,7 +279,7 @@ PLAYER_PAGES = {
     "another's player page": 10,
     "another's player page against the rival": 11,
     "the rival's view of the player page": 10,  # their head-to-head with the viewer
-    "data export": 9,
+    "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,
     # The game, its seats with their players, the invitations sent, the bar's count.

@@ -243,7 +243,9 @@ def player_world(scale: int):
     )
     Game.objects.filter(pk__in=active).update(chat_count=2)
     rated_players(3 * scale, start=scale)
-    finished = Seat.objects.filter(user=me, finished_at__isnull=False)
+    finished = Seat.objects.filter(user=me, finished_at__isnull=False).exclude(
+        game__rating_changes__user=me  # finished_game's
+    )
     RatingChange.objects.bulk_create(
         RatingChange(
             game_id=seat.game_id, user=me, rank=seat.final_rank or 1, mu_before=25 + n,

@@ -125,10 +125,20 @@ class GameCreateForm(forms.Form):
                 label=_("Seat %(n)d") % {"n": number}, choices=SEAT_CHOICES, required=False
             )
 
+    def chosen_seat_count(self) -> int:
+        """The number of players the form was sent or opened with, or the default when that is
+        no number of players: which seats to show."""
+        field = self.fields["seat_count"]
+        raw = self.data.get("seat_count") if self.is_bound else self.initial.get("seat_count")
+        try:
+            return field.clean(raw)
+        except forms.ValidationError:
+            return field.initial
+
     def seat_fields(self):
-        """Who takes each seat after the creator's: a person, or a bot of a chosen level; then
-        what becomes of the seats left to people."""
-        return [self[name] for name in (*self.SEATS, "bots")]
+        """Who takes each seat after the creator's, up to the chosen count: a person, or a bot
+        of a chosen level; then what becomes of the seats left to people."""
+        return [self[name] for name in (*self.SEATS[: self.chosen_seat_count() - 1], "bots")]
 
     def seat_bots(self) -> list[str | None]:
         """The bot level chosen for seats 2, 3, ... (None: a person's seat), up to the count."""

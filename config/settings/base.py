@@ -189,7 +189,11 @@ LANGUAGES = [
     ("hu", "Magyar"),
     ("nl", "Nederlands"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale_vendor/: strings of Django and allauth that their own catalogues leave untranslated in
+# one of these languages (Icelandic), kept by hand; `make messages` writes only into locale/.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_vendor"]
+# Dates and times in each language's formats, some of them the site's own (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

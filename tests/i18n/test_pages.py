@@ -2,6 +2,7 @@
 card names as players of the language say them, and plural forms that follow the language."""
 
 import re
+from html import escape
 from html.parser import HTMLParser
 
 import polib
@@ -148,7 +149,7 @@ class VisibleText(HTMLParser):
 def english_left(html: str, code: str, names: list[str]) -> list[str]:
     parser = VisibleText()
     parser.feed(html)
-    text = ZONE.sub(" ", " ".join(parser.parts))
+    text = ZONE.sub(" ", re.sub(r"https?://\S+", " ", " ".join(parser.parts)))
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     found = [m.group(0) for pattern in ENGLISH_FORMATS for m in pattern.finditer(text)]
@@ -235,6 +236,26 @@ def test_the_pages_of_a_visitor_have_no_english_left(client, code):
         html = client.get(reverse(name), HTTP_ACCEPT_LANGUAGE=code).content.decode()
         if found := english_left(html, code, ["Three Thirteen", "3·13"]):
             left[name] = found
+    assert not left, f"{code}: English left: {left}"
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_every_kind_of_mail_has_no_english_left(client, code):
+    """The previews (/mail/preview/), which render each kind from its templates as it is sent."""
+    from games.models import Notification
+    from tests.factories import UserFactory
+
+    staff = UserFactory(username="zdenek", display_name="Zdeněk", is_staff=True, language=code)
+    client.force_login(staff)
+    left = {}
+    for kind in Notification.Kind.values:
+        for written in ("html", "text"):
+            response = client.get(reverse("mail_preview", args=[kind]), {"format": written})
+            body = response.content.decode()
+            if written == "text":
+                body = f"<pre>{escape(body)}</pre>"
+            if found := english_left(body, code, ["Zdeněk", "Three Thirteen", "3·13"]):
+                left[f"{kind}.{written}"] = found
     assert not left, f"{code}: English left: {left}"
 
 

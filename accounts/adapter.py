@@ -38,6 +38,13 @@ class AccountAdapter(DefaultAccountAdapter):
             user.save()
         return user
 
+    def send_mail(self, template_prefix, email, context):
+        """In the recipient's language when the address has an account, as the game mails are
+        (a reset asked for from a page in another language); else in the page's."""
+        language = getattr(context.get("user"), "language", "") or translation.get_language()
+        with translation.override(language):
+            super().send_mail(template_prefix, email, context)
+
     def reauthenticate(self, user, password) -> bool:
         """Who the player is, before a change such as a new email address: the password, its
         wrong ones limited with the other forms' (passwords.py)."""

@@ -95,7 +95,7 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name", "time_zone", "language", "four_colour_deck")
         help_texts = {
             "display_name": _("Shown at tables and on the leaderboard; empty shows your username."),
-            "language": _("For the site and its emails once they are translated."),
+            "language": _("For the site and its emails."),
         }
 
 

@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -63,6 +64,9 @@ def notification_preferences(request):
         form = forms[section]
         if form.is_valid():
             save[section](user=user, **form.cleaned_data)
+            # The page was read in the language the player had; a new one is theirs from now
+            # on, this message included (the next page is in it).
+            translation.activate(user.language or settings.LANGUAGE_CODE)
             messages.success(request, _("Your settings are saved."))
             return redirect("notification_preferences")
         status = 400

@@ -1,16 +1,17 @@
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from accounts.models import BotLevel
 
 from .engine import BOTS, Rules
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
+from .templatetags.clock import per_move
 
-# Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
+# Lazy all the way: a label formatted here, at import, would stay in the language of that moment
+# (ngettext_lazy(...) % {...} formats at once, so the words are clock.per_move's, made lazy).
 TIME_CHOICES = [("", _("No time limit"))] + [
-    (str(d), ngettext_lazy("%(n)d day per move", "%(n)d days per move", "n") % {"n": d})
-    for d in TIME_PER_MOVE_DAYS
+    (str(d), lazy(per_move, str)(d)) for d in TIME_PER_MOVE_DAYS
 ]
 # The bot levels are accounts.models.BotLevel's; here, what each is called where a game is made.
 FILL_NAMES = {

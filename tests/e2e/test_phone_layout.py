@@ -19,7 +19,8 @@ LONG_USERNAME = "m" * 150
 
 
 def my_turn_to_draw(game, user) -> bool:
-    return game.to_move_seat == game.seats.get(user=user).index and game.version == game.turn_version
+    seat = game.seats.get(user=user).index
+    return game.to_move_seat == seat and game.version == game.turn_version
 
 
 def too_wide(page, path) -> str | None:
@@ -80,16 +81,16 @@ def test_the_hand_and_the_piles_are_on_the_first_screen_in_every_round(open_page
     game = started_game([me], seat_count=4, bots="medium")
     page = open_page(**PHONE)
     log_in(page, me)
-    for last_round in (False, True):
+    for round_index in (0, 10):  # the first round and the last (13 cards, 14 once drawn)
         play_on(
             game,
             level="medium",
-            until=lambda g: my_turn_to_draw(g, me) and (g.round_index == 10 or not last_round),
+            until=lambda g, wanted=round_index: g.round_index == wanted and my_turn_to_draw(g, me),
         )
         assert fresh(game).status == Game.Status.ACTIVE
         page.goto(f"/games/{game.pk}/")
         page.locator(f"#table[data-version='{game.version}'] .your-turn").wait_for()
-        name = "last" if last_round else "first"
+        name = "last" if round_index else "first"
         page.screenshot(path=str(artifact(f"table-{name}-round-360x740.png")))
         assert first_screen(page, "#table .piles"), f"the piles are below the fold ({name} round)"
         assert first_screen(page, "#table form.hand"), f"the hand is below the fold ({name} round)"

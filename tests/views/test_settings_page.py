@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 def headings_and_what_follows(html: str) -> list[tuple[str, str]]:
     """Each <h2> of the page's main part: its text, and the markup up to the next heading."""
-    main = html.split('<main', 1)[1].split("</main>", 1)[0]
+    main = html.split("<main", 1)[1].split("</main>", 1)[0]
     parts = re.split(r"<h2[^>]*>(.*?)</h2>", main, flags=re.S)
     return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
 
@@ -29,5 +29,5 @@ def test_each_heading_once_and_none_empty(client, email):
         # Something a player reads or uses, not only whitespace and comments.
         assert re.search(r"<(p|ul|form|a|button)\b", body), f"{title!r} heads nothing"
     email_section = dict(sections)["Email"]
-    assert "section\" value=\"preferences\"" in email_section  # what mail to send
+    assert 'section" value="preferences"' in email_section  # what mail to send
     assert reverse("account_email") in email_section  # and where it goes

@@ -128,3 +128,12 @@ def test_sign_up_refuses_a_username_that_is_anothers_name_or_a_bots(client, user
 def test_a_username_is_kept_in_nfkc(client):
     assert signup(client, username=wide("dave")).status_code == 302
     assert User.objects.filter(username="dave").exists()
+
+
+def test_a_name_taken_between_the_forms_check_and_the_save_is_a_400_not_a_500(client, monkeypatch):
+    """Another player took the name after the form looked (the form's check passes here)."""
+    UserFactory(display_name="Alice")
+    monkeypatch.setattr("accounts.forms.validate_display_name", lambda name, user=None: None)
+    response = rename(client, UserFactory(display_name="Dave"), "ALICE")
+    assert response.status_code == 400
+    assert "Another player goes by that name" in response.content.decode()

@@ -51,20 +51,19 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
         raise GameError(_("Name a player, or give their email address."))
     if any(is_control(char) for char in who):
         raise GameError(_("That is not a player's name or an email address."))
+    named = User.objects.filter(
+        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
+    )
+    # The host and the bots are no secret to the host: a refusal with its reason tells nothing.
+    if named.filter(pk=user.pk).exists():
+        raise GameError(_("You cannot invite yourself: you already have a seat at this game."))
+    if User.objects.filter(Q(username__iexact=who) | Q(display_name__iexact=who), is_bot=True):
+        raise GameError(_("Bots are not invited: fill the empty seats with bots instead."))
     if game.invitations.filter(invited_as__iexact=who).exists():
         return None
     if game.invitations.count() >= MAX_INVITATIONS_PER_GAME:
         raise GameError(_("This game has sent all the invitations it may."), status=429)
-    invitee = (
-        User.objects.filter(
-            Q(username__iexact=who)
-            | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
-        )
-        .filter(is_bot=False, is_active=True)
-        .exclude(pk=user.pk)
-        .order_by("pk")
-        .first()
-    )
+    invitee = named.filter(is_bot=False, is_active=True).order_by("pk").first()
     if invitee is not None and game.seats.filter(user=invitee).exists():
         return None
     return _invite(game=game, host=user, invitee=invitee, invited_as=who)

@@ -51,6 +51,7 @@ from .ratings import game_rate
 from .relaxed import relaxed_commit
 from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
 from .selectors.pauses import turn_deadline
+from .selectors.viewer import other_people_playing
 
 
 def heartbeat_record(*, name: str) -> Heartbeat:
@@ -387,10 +388,13 @@ def _record_round(game: Game, state: GameState) -> None:
     RoundScore.objects.bulk_create(round_scores(game, state, last, users))
 
 
-def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
+def game_finish(
+    *, game: Game, state: GameState, now, reason: str, ended_by: User | None = None
+) -> None:
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
     reads; an early end (resignation, drop) leaves the engine's state mid-round. The ratings change
-    here, in the same transaction. The caller holds the game's lock and saves the row."""
+    here, in the same transaction. The caller holds the game's lock and saves the row.
+    `ended_by`: the person whose own request ended it, who sees the end on the page it answers."""
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now
@@ -400,7 +404,7 @@ def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
     seats_rank(seats, state, now)
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
-    game_over_queue(game=game)  # sent after the commit
+    game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
 
 
 def game_queue_next(*, game: Game) -> None:
@@ -434,17 +438,22 @@ def game_resign(*, game_id: int, user: User) -> Game:
         raise GameError(_("You have already resigned."), status=409)
     seat.resigned = True
     seat.save(update_fields=["resigned"])
-    people_left = game.seats.filter(user__is_bot=False, resigned=False).count()
-    return game_play_on(game=game, end_now=people_left < 2)
+    return game_play_on(game=game, end_now=other_people_playing(game, seat) < 2, ended_by=user)
 
 
-def game_play_on(*, game: Game, end_now: bool) -> Game:
+def game_play_on(*, game: Game, end_now: bool, ended_by: User | None = None) -> Game:
     """After a seat left play (resigned, or its player departed, games/departure.py), in the
     caller's transaction with the game locked: the game ends at once, ranked by the totals so
     far, when `end_now`; else a bot plays the seat on. Either way the next turn's work is queued."""
     if end_now:
         state = GameState.from_dict(game.state)
-        game_finish(game=game, state=state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
+        game_finish(
+            game=game,
+            state=state,
+            now=timezone.now(),
+            reason=Game.EndReason.RESIGNED,
+            ended_by=ended_by,
+        )
     game.save()
     game_queue_next(game=game)
     return game

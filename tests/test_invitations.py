@@ -244,3 +244,31 @@ def test_the_round_column_follows_every_move():
         play_one(game, by_seat)
         assert game.round_index == GameState.from_dict(game.state).round_index
     assert game.round_index == 1
+
+
+@pytest.mark.parametrize("who", ["me", "ME@example.com", "bot-easy", "Easy Bot"])
+def test_inviting_yourself_or_a_bot_is_refused_with_the_reason(client, who):
+    from accounts.services import bots_ensure
+
+    bots_ensure()
+    host = UserFactory(username="me", email="me@example.com")
+    game = private_game(host)
+    client.force_login(host)
+    response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": who})
+    assert response.status_code == 400
+    reason = (
+        "You cannot invite yourself" if who.lower().startswith("me") else "Bots are not invited"
+    )
+    assert reason in response.content.decode()
+    assert not Invitation.objects.filter(game=game).exists()
+
+
+def test_the_answer_to_an_invitation_claims_no_more_than_is_known(client):
+    host = UserFactory()
+    game = private_game(host)
+    client.force_login(host)
+    answer = client.post(
+        reverse("game_invite", kwargs={"game_id": game.pk}), {"who": "ghost"}, follow=True
+    )
+    words = [str(m) for m in answer.context["messages"]]
+    assert words == ["If a player has the name “ghost”, they will see your invitation."]

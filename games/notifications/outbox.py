@@ -102,11 +102,23 @@ def your_turn_queue(*, game: Game, seat: Seat) -> None:
     )
 
 
-def game_over_queue(*, game: Game) -> None:
+def game_over_queue(*, game: Game, ended_by: User | None = None) -> None:
     """The game has ended (called in its transaction): a summary to every person at it, but
-    one who has deleted their account."""
+    one who has deleted their account, and but `ended_by`, whose own request (a resignation)
+    ended it: the page answering it shows them the end, so their row is only the record."""
     for seat in game.seats.select_related("user"):
-        if not seat.user.is_bot and not seat.departed:
+        if seat.user.is_bot or seat.departed:
+            continue
+        if ended_by is not None and seat.user_id == ended_by.pk:
+            notification_record_skipped(
+                user=seat.user,
+                kind=Notification.Kind.GAME_OVER,
+                game=game,
+                turn=0,
+                threshold=0,
+                reason="own_action",
+            )
+        else:
             notification_queue(user=seat.user, kind=Notification.Kind.GAME_OVER, game=game)
 
 

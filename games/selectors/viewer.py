@@ -89,3 +89,10 @@ def chat_version(game: Game, seat: Seat | None) -> int:
     """The chat's part of the table's version, for this viewer: 0 for one who may not read it
     (so that the page tells them nothing of it)."""
     return game.chat_count if can_chat(game, seat) else 0
+
+
+def other_people_playing(game: Game, seat: Seat) -> int:
+    """How many people besides this seat's player still play the game themselves (not resigned;
+    bots do not count): when none would be left, a resignation ends the game
+    (services.game_resign)."""
+    return game.seats.filter(user__is_bot=False, resigned=False).exclude(pk=seat.pk).count()

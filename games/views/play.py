@@ -153,7 +153,7 @@ def _table_context(request, game, seat, error=None, *, partial=False):
     return context
 
 
-def _render_game(request, game, seat, *, status=200, error=None):
+def render_game(request, game, seat, *, status=200, error=None):
     if game.status not in AT_TABLE:
         context = _waiting_context(request, game, seat, error)
         return render(request, "games/waiting.html", context, status=status)
@@ -170,7 +170,7 @@ def game_detail(request, game_id):
     if login := login_first(request, game_id):
         return login
     game, seat = viewable_game(request, game_id)
-    return _render_game(request, game, seat)
+    return render_game(request, game, seat)
 
 
 @never_cache
@@ -227,10 +227,10 @@ def _act(request, game_id, service, **kwargs):
         game, seat = viewer.game_for_viewer(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
             return _render_error(request, _("There is no such game."), status=404)
-        return _render_game(request, game, seat, status=error.status, error=error.message)
+        return render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = _as_left(result, request.user) or viewer.game_for_viewer(game_id, request.user)
-        return _render_game(request, game, seat)
+        return render_game(request, game, seat)
     return redirect("game", game_id=game_id)
 
 
@@ -298,8 +298,8 @@ def game_resign(request, game_id):
     game, seat = viewable_game(request, game_id)
     if seat is None or seat.resigned or game.status != Game.Status.ACTIVE:
         return redirect("game", game_id=game_id)
-    people = game.seats.filter(user__is_bot=False, resigned=False).count()
-    return render(request, "games/resign.html", {"game": game, "ends_game": people <= 2})
+    others = viewer.other_people_playing(game, seat)
+    return render(request, "games/resign.html", {"game": game, "other_people": others})
 
 
 @require_POST

@@ -169,3 +169,17 @@ def test_a_mail_waiting_out_a_retry_is_not_queued_again_by_the_sweep_meanwhile()
     outbox.notification_postpone(notification_id=row.pk, seconds=1800)
     later = timezone.now() + timedelta(minutes=20)
     assert outbox.notifications_requeue_stale(now=later) == 0
+
+
+def test_no_game_over_mail_to_the_player_whose_resignation_ended_the_game():
+    from games import services
+
+    me = UserFactory()
+    practice = services.game_practice_create(user=me)
+    services.game_resign(game_id=practice.pk, user=me)
+    game, (a, b) = two_people()
+    services.game_resign(game_id=game.pk, user=b)
+    send_all()
+    assert [m.to for m in mail.outbox] == [[a.email]]  # the one still playing hears the end
+    own = Notification.objects.filter(kind="game_over", user__in=[me, b])
+    assert sorted(own.values_list("status", "reason")) == [("skipped", "own_action")] * 2

@@ -227,3 +227,28 @@ def test_the_new_game_form_shows_every_field_in_exactly_one_of_its_groups():
     grouped = [f.name for f in form.table_fields()] + [f.name for f in form.variant_fields()]
     grouped += [f.name for f in form.seat_fields()]
     assert sorted(grouped) == sorted(form.fields) and len(set(grouped)) == len(grouped)
+
+
+@pytest.mark.parametrize(
+    ("people", "bots", "says", "ends"),
+    [
+        (1, "easy", "You are the only person playing", True),
+        (2, None, "You are one of the last two people playing", True),
+        (3, None, "a bot will play your seat to the end", False),
+        (2, "easy", "You are one of the last two people playing", True),
+    ],
+)
+def test_the_resign_page_says_what_resigning_will_do(client, people, bots, says, ends):
+    from games.models import Seat
+
+    users = [UserFactory() for _ in range(people)]
+    game = started_game(users, bots=bots, seat_count=people + (1 if bots else 0))
+    client.force_login(users[0])
+    page = client.get(reverse("game_resign", args=[game.pk])).content.decode()
+    assert says in page
+    assert ("ends the game now" in page) == ends
+    assert ("play your seat to the end" in page) != ends
+    post(client, "game_resign", game, {})
+    game.refresh_from_db()
+    assert (game.status == Game.Status.FINISHED) == ends
+    assert Seat.objects.get(game=game, user=users[0]).resigned

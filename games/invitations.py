@@ -21,7 +21,7 @@ from .engine import Rules
 from .errors import GameError
 from .locking import lock_game
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, Follow, Game, Invitation, Notification, Seat
-from .notifications.outbox import notification_queue
+from .notifications.outbox import notification_queue, seat_news_queue
 
 MAX_INVITATIONS_PER_GAME = 20
 
@@ -110,6 +110,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Seat:
 def invitation_decline(*, invitation_id: int, user: User) -> Invitation:
     invitation = _lock_pending(invitation_id, user)
     _answer(invitation, Invitation.Status.DECLINED)
+    seat_news_queue(game=invitation.game, player=user, kind=Notification.Kind.DECLINED)
     return invitation
 
 
@@ -146,6 +147,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         is_public=finished.is_public,
         friends_only=finished.friends_only,
         max_timeouts=finished.max_timeouts,
+        start_when_full=finished.start_when_full,
     )
     game.rematch_of = finished
     game.save(update_fields=["rematch_of"])
@@ -154,6 +156,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     Seat.objects.bulk_create(
         Seat(game=game, index=index, user=bot) for index, bot in enumerate(bots, start=1)
     )
+    services.game_start_if_full(game=game, by=user)  # against bots alone: at once
     for person in others:
         if not person.is_bot and person.is_active:
             _invite(game=game, host=user, invitee=person, invited_as=person.username)

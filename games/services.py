@@ -41,10 +41,16 @@ from .models import (
     Game,
     Heartbeat,
     Move,
+    Notification,
     RoundScore,
     Seat,
 )
-from .notifications.outbox import game_over_queue, your_turn_queue
+from .notifications.outbox import (
+    game_over_queue,
+    game_started_queue,
+    seat_news_queue,
+    your_turn_queue,
+)
 from .notifications.presence import presence_due
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
@@ -76,10 +82,12 @@ def game_create(
     bot_kind: str | None = None,
     seat_bots: Sequence[str | None] = (),
     max_timeouts: int = 3,
+    start_when_full: bool = True,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
-    A friends-only game is unlisted (`is_public` is ignored): the host's followees find it."""
+    A friends-only game is unlisted (`is_public` is ignored): the host's followees find it.
+    With `start_when_full` it starts when its last seat is taken: at once, if bots took them."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -96,13 +104,15 @@ def game_create(
         is_public=is_public and not friends_only,
         friends_only=friends_only,
         max_timeouts=max_timeouts,
+        start_when_full=start_when_full,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index, kind in enumerate(seat_bots[: seat_count - 1], start=1):
         if kind:
             _seat_bot(game, index, kind)
     if bot_kind:
-        game_fill_with_bots(game_id=game.pk, user=creator, bot_kind=bot_kind)
+        _seat_bots(game, bot_kind)
+    game_start_if_full(game=game, by=creator)
     return game
 
 
@@ -141,9 +151,12 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
         raise GameError(_("You already have a seat at this game."), status=409)
     try:
         with transaction.atomic():
-            return Seat.objects.create(game=game, index=_free_index(game), user=user)
+            seat = Seat.objects.create(game=game, index=_free_index(game), user=user)
     except IntegrityError:
         raise GameError(_("That seat was just taken; try again."), status=409) from None
+    if not game_start_if_full(game=game, by=user):
+        seat_news_queue(game=game, player=user, kind=Notification.Kind.JOINED)
+    return seat
 
 
 @transaction.atomic
@@ -163,16 +176,22 @@ def game_leave(*, game_id: int, user: User) -> Game:
 @transaction.atomic
 def game_practice_create(*, user: User) -> Game:
     """A practice game: the player against the easy bot, unlisted, without a clock, started."""
-    game = game_create(creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy")
-    return game_start(game_id=game.pk, user=user)
+    return game_create(creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy")
 
 
 @transaction.atomic
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
-    """Give every empty seat to a bot of `bot_kind`."""
+    """Give every empty seat to a bot of `bot_kind` (the game then starts, if it starts when
+    full)."""
     game = lock_game(game_id)
     require_open(game)
     require_creator(game, user)
+    seats = _seat_bots(game, bot_kind)
+    game_start_if_full(game=game, by=user)
+    return seats
+
+
+def _seat_bots(game: Game, bot_kind: str) -> list[Seat]:
     taken = set(game.seats.values_list("index", flat=True))
     return [
         _seat_bot(game, index, bot_kind) for index in range(game.seat_count) if index not in taken
@@ -212,6 +231,23 @@ def game_start(*, game_id: int, user: User) -> Game:
     require_creator(game, user)
     if game.seats.count() != game.seat_count:
         raise GameError(_("Every seat must be taken before the game starts."), status=409)
+    _begin(game, by=user)
+    return game
+
+
+def game_start_if_full(*, game: Game, by: User) -> bool:
+    """Start the game if it starts when full and its last seat is taken; whether it did. Called
+    by whatever took the seat, in its transaction, the game locked (or not yet committed), so
+    that no two seat-takers both start it."""
+    if not game.start_when_full or game.seats.count() != game.seat_count:
+        return False
+    _begin(game, by=by)
+    return True
+
+
+def _begin(game: Game, *, by: User) -> None:
+    """Deal the first round; the first to move hears it is their turn, the other people seated
+    that the game started (not `by`, whose request started it: its answer shows the table)."""
     state = GameState.new(Rules.from_dict(game.rules), game.seat_count, game.seed)
     now = timezone.now()
     game.status = Game.Status.ACTIVE
@@ -219,7 +255,7 @@ def game_start(*, game_id: int, user: User) -> Game:
     _store_state(game, state, now=now, turn_changed=True)
     game.save()
     game_queue_next(game=game)
-    return game
+    game_started_queue(game=game, started_by=by)
 
 
 # -- moves -----------------------------------------------------------------------------------

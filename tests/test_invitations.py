@@ -17,9 +17,14 @@ from tests.factories import UserFactory, play_one, started_game
 pytestmark = pytest.mark.django_db
 
 
-def private_game(host, seat_count=3):
+def private_game(host, seat_count=3, **options):
     return services.game_create(
-        creator=host, rules=Rules(), seat_count=seat_count, time_per_move_days=2, is_public=False
+        creator=host,
+        rules=Rules(),
+        seat_count=seat_count,
+        time_per_move_days=2,
+        is_public=False,
+        **options,
     )
 
 
@@ -115,7 +120,7 @@ def test_accepting_an_invitation_the_game_cannot_honour_is_a_clear_409_and_chang
     client, why
 ):
     host, friend, other = UserFactory(), UserFactory(), UserFactory()
-    game = private_game(host, seat_count=2)
+    game = private_game(host, seat_count=2, start_when_full=False)
     invitation = invite(game, host, friend.username)
     services.game_join(game_id=game.pk, user=other, invite_code=game.invite_code)  # the last seat
     expected = "This game is full."

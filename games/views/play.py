@@ -10,7 +10,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
@@ -61,6 +61,7 @@ def game_new(request):
                     friends_only=data["visibility"] == "friends",
                     bot_kind=data["bots"],
                     seat_bots=form.seat_bots(),
+                    start_when_full=data["start_when_full"],
                 )
             except GameError as error:
                 form.add_error(None, error.message)
@@ -134,6 +135,8 @@ def _waiting_context(request, game, seat, error=None):
             reverse("invite", kwargs={"code": game.invite_code})
         ),
         "bot_form": BotFillForm(),
+        "poll_seconds": TABLE_POLL_SECONDS,
+        "waiting_mark": viewer.waiting_mark(game),
     }
 
 
@@ -192,11 +195,22 @@ def game_table(request, game_id):
         return HttpResponse(status=204)
     game, seat = viewable_game(request, game_id)
     if game.status not in AT_TABLE:
-        return HttpResponse(status=204)
+        return _waiting_poll(request, game, seat)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
     context = _table_context(request, game, seat, partial=True)
     return render(request, "games/table.html#answer", context)
+
+
+def _waiting_poll(request, game, seat):
+    """The waiting room's poll: 204 while what it shows is unchanged, else the page reloads (a
+    seat taken or left, an invitation answered, the game started or cancelled). The host's poll
+    is their presence: no mail about what their page shows them (notifications/policy.py)."""
+    if seat is not None:
+        seat_record_presence(seat=seat)
+    if request.GET.get("w") == viewer.waiting_mark(game):
+        return HttpResponse(status=204)
+    return HttpResponseClientRefresh()
 
 
 def invite(request, code):

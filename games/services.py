@@ -394,8 +394,11 @@ def _apply(
     # A new round is a new turn, even for the seat that played the last one.
     turn_changed = state.to_move != before_to_move or record.round_ended
     _store_state(game, state, now=now, turn_changed=turn_changed)
-    if state.is_over:
-        game_finish(game=game, state=state, now=now, reason=Game.EndReason.COMPLETED)
+    if state.is_over:  # a person's own last move: the table answering it shows them the end
+        ended_by = None if by_bot else seat.user
+        game_finish(
+            game=game, state=state, now=now, reason=Game.EndReason.COMPLETED, ended_by=ended_by
+        )
     if not by_bot and seat.autopilot:
         seat.autopilot = False  # the player is back
         seat.timeouts = 0

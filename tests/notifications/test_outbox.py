@@ -15,7 +15,7 @@ from accounts.services import preferences_update
 from games import tasks
 from games.models import Game, Notification
 from games.notifications import outbox, policy
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import UserFactory, play_on, play_one, started_game
 from tests.notifications.helpers import play_turn, seat_to_move, send_all, two_people
 
 pytestmark = pytest.mark.django_db
@@ -215,3 +215,15 @@ def test_the_host_of_a_full_game_that_waits_for_them_is_told_to_start_it():
     services.game_join(game_id=game.pk, user=UserFactory(), invite_code=game.invite_code)
     assert send_all() == ["sent"]
     assert "Every seat is taken: the game waits for you to start it." in mail.outbox[0].body
+
+
+@pytest.mark.slow  # a whole game
+def test_no_game_over_mail_to_the_player_whose_last_move_ended_the_game():
+    game, _users = two_people()
+    play_on(game)
+    last = game.moves.order_by("-seq").first()
+    mover = game.seats.get(index=last.seat).user
+    rows = dict(Notification.objects.filter(kind="game_over").values_list("user", "reason"))
+    assert rows == {seat.user_id: "" for seat in game.seats.exclude(user=mover)} | {
+        mover.pk: "own_action"
+    }

@@ -194,8 +194,10 @@ def game_table(request, game_id):
             seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
     game, seat = viewable_game(request, game_id)
-    if game.status not in AT_TABLE:
+    if "w" in request.GET:  # a waiting room's, whatever became of the game since
         return _waiting_poll(request, game, seat)
+    if game.status not in AT_TABLE:
+        return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
     context = _table_context(request, game, seat, partial=True)
@@ -206,7 +208,7 @@ def _waiting_poll(request, game, seat):
     """The waiting room's poll: 204 while what it shows is unchanged, else the page reloads (a
     seat taken or left, an invitation answered, the game started or cancelled). The host's poll
     is their presence: no mail about what their page shows them (notifications/policy.py)."""
-    if seat is not None:
+    if seat is not None and game.status == Game.Status.OPEN:
         seat_record_presence(seat=seat)
     if request.GET.get("w") == viewer.waiting_mark(game):
         return HttpResponse(status=204)

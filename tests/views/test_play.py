@@ -267,17 +267,27 @@ def test_the_new_game_form_starts_when_full_unless_unticked(client):
     ]
 
 
-def test_the_waiting_room_poll_reloads_the_page_once_a_seat_is_taken(client):
+def test_the_waiting_room_poll_reloads_the_page_once_a_seat_is_taken_or_the_game_starts(client):
     from games import services
     from games.models import Seat
 
     host = UserFactory()
     game = services.game_create(creator=host, rules=Rules(), seat_count=3)
     client.force_login(host)
-    page = client.get(reverse("game", args=[game.pk])).content.decode()
-    poll = re.search(r'id="waiting-poll"[^>]*hx-get="([^"]+)"', page).group(1).replace("&amp;", "&")
+
+    def poll_of_the_page() -> str:
+        page = client.get(reverse("game", args=[game.pk])).content.decode()
+        found = re.search(r'id="waiting-poll"[^>]*hx-get="([^"]+)"', page)
+        return found.group(1).replace("&amp;", "&")
+
+    poll = poll_of_the_page()
     assert client.get(poll).status_code == 204
     assert Seat.objects.get(game=game, user=host).last_seen_at is not None  # the host is there
-    services.game_join(game_id=game.pk, user=UserFactory())
-    answer = client.get(poll)
-    assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
+    for _last in (False, True):
+        services.game_join(game_id=game.pk, user=UserFactory())
+        answer = client.get(poll)
+        assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
+        if not _last:
+            poll = poll_of_the_page()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE

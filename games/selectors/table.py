@@ -7,19 +7,17 @@ from django.utils.translation import gettext as _
 
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
-from ..engine.results import redact_record
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
 from ..presentation import (
     CardInfo,
     card_info,
     cards_info,
-    describe_move,
     rank_plural,
     ranking,
-    round_wild_rank,
     rules_summary,
     scoresheet,
+    since_lines,
     sort_hand,
 )
 
@@ -72,11 +70,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         hint = _hint(view, discardable, ordered)
     since = []
     if seat is not None and seat.seen_version < game.version:
-        moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
-        for move in moves.order_by("seq")[:60]:
-            record = redact_record(move.record, index)
-            text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
-            since.append({"text": text, "past": move.round_index < view.round_index})
+        since = since_lines(moves_since(game, seat)[:60], names, view)
     last_round = None
     if view.round_results:
         result = view.round_results[-1]
@@ -122,6 +116,13 @@ def table(game: Game, seat: Seat | None) -> dict:
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
         "rules_summary": rules_summary(view.rules),
     }
+
+
+def moves_since(game: Game, seat: Seat):
+    """The others' moves since `seat` last looked, oldest first, up to the version of `game` as
+    read (its state is what the table shows): a move made since that read is the next answer's."""
+    moves = Move.objects.filter(game=game, seq__gte=seat.seen_version, seq__lt=game.version)
+    return moves.exclude(seat=seat.index).order_by("seq")
 
 
 def _turns_this_round(view) -> int:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_noop, pgettext_lazy
 from .engine import Rules
 from .engine.cards import Card
 from .engine.results import redact_record
+from .engine.view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED
 from .models import Game, Seat
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
@@ -141,6 +142,28 @@ def since_lines(moves, names: list[str], view) -> list[dict]:
         last_round = move.round_index
     if last_round is not None and last_round < view.round_index:
         rounds_ended(view.round_index)
+    return lines
+
+
+def pile_log(view, names: list[str]) -> list[str]:
+    """This round's discard pile as everyone at the table saw it, oldest first, in words: the
+    view's pile log, public cards only (a draw from the stock is in no log, so none shows)."""
+    went_out = None
+    if view.went_out is not None:  # the going-out seat's last throw is the card it went out on
+        throws = [i for i, (seat, kind, _card) in enumerate(view.pile_events)
+                  if seat == view.went_out and kind == PILE_THREW]  # fmt: skip
+        went_out = throws[-1] if throws else None
+    lines = []
+    for i, (seat, kind, card) in enumerate(view.pile_events):
+        named = {"card": _sentence_name(card, view.wild_rank)}
+        if kind == PILE_TURNED:
+            lines.append(_("The %(card)s was turned up to start the pile") % named)
+        elif kind == PILE_RESHUFFLED:
+            lines.append(_("The pile under the %(card)s was shuffled into a new stock") % named)
+        else:  # in the words of the move history
+            record = {"seat": seat, "card": card.token, "source": "discard"}
+            record["type"] = {PILE_TOOK: "draw"}.get(kind, "go_out" if i == went_out else "discard")
+            lines.append(describe_move(record, names, view.wild_rank))
     return lines
 
 

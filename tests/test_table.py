@@ -1,6 +1,8 @@
 """The table page around the moves: how a game's end shows, the resign step, the hint, errors on
 moves with and without HTMX, and logged-out readers following a link."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -8,6 +10,7 @@ from games import services
 from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
+from games.presentation import card_info
 from tests.factories import UserFactory, play_on, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +119,32 @@ def test_no_discard_hint_while_another_player_is_to_discard(client, duel):
     client.force_login(by_seat[1 - game.to_move_seat])
     hint = page(client, "game", game).context["hint"]
     assert hint["discard"] is None
+
+
+# -- this round's discards ------------------------------------------------------------------
+
+
+def test_this_rounds_discards_list_who_took_and_threw_what_in_order_and_no_stock_card(client, duel):
+    game, by_seat = duel
+    first, second = game.to_move_seat, 1 - game.to_move_seat
+    turned = GameState.from_dict(game.state).discard_pile[-1]
+    take = lambda actions: next(a for a in actions if isinstance(a, Draw) and a.source == "discard")
+    play_one(game, by_seat, take)
+    thrown = play_one(game, by_seat)["card"]
+    play_one(game, by_seat, lambda actions: next(a for a in actions if a.source == "stock"))
+    drawn = GameState.from_dict(game.state).hands[second][-1]
+    other = play_one(game, by_seat, lambda actions: next(a for a in actions if a.card != drawn))
+    client.force_login(by_seat[first])
+    html = page(client, "game", game).content.decode()
+    log = html.split("This round's discards")[1].split("</details>")[0]
+    lines = re.findall(r"<li>(.*?)</li>", log, re.S)
+    name = lambda token: card_info(Card.from_token(token)).name
+    assert len(lines) == 4
+    assert name(turned.token) in lines[0] and "turned up" in lines[0]
+    assert lines[1].startswith(by_seat[first].name) and name(turned.token) in lines[1]
+    assert lines[2].startswith(by_seat[first].name) and name(thrown) in lines[2]
+    assert lines[3].startswith(by_seat[second].name) and name(other["card"]) in lines[3]
+    assert name(drawn.token) not in log  # a draw from the stock shows no card
 
 
 # -- errors on moves: once, in the table's message area --------------------------------------

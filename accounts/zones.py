@@ -25,3 +25,9 @@ def zoned(value) -> str:
         return ""
     local = timezone.localtime(value)
     return f"{dateformat.format(local, ABSOLUTE_FORMAT)} {timezone.get_current_timezone_name()}"
+
+
+def local_time(value) -> str:
+    """`value` as a time in the active zone, without the zone's name: for a short line, where
+    the zone is named nearby (or in its title)."""
+    return dateformat.format(timezone.localtime(value), ABSOLUTE_FORMAT) if value else ""

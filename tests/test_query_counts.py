@@ -99,28 +99,30 @@ LARGE_GAME = {"players": 8, "moves": 200, "messages": 50}
 
 TABLE = {
     # The player (auth), the game with its host, its seats with their players (the player's
-    # among them), the moves since they last looked, the chat with its authors, their mutes,
-    # the bar's count; then what they have seen and when they were here are written, in one
-    # update (outside a test's transaction, one that does not wait for the disk: games/relaxed.py).
+    # among them), the players' vacations under way, the moves since they last looked, the chat
+    # with its authors, their mutes, the bar's count; then what they have seen and when they were
+    # here are written, in one update (outside a test's transaction, one that does not wait for
+    # the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
-    "table": 8,
-    "table again": 6,  # no moves since, nothing new seen, presence written at most every 10 s
+    "table": 9,
+    "table again": 7,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
     # That seat, then the table's reads (no bar); the chat only when the page lacks its latest.
-    "changed poll": 4,
-    "changed poll, new chat": 6,
+    "changed poll": 5,
+    "changed poll, new chat": 7,
     "history": 5,  # the game, its seats, the moves, the bar
     "chat": 6,
     # A move by HTMX: the player (auth); in a transaction, the game locked, its seats with their
     # players, the move written, the seat and the game saved; then the table's reads from the
-    # game and seats the move left (no second look, no bar, no chat: the page holds it).
-    "draw": 8,
+    # game and seats the move left (no second look, no bar, no chat: the page holds it), and
+    # the players' vacations under way.
+    "draw": 9,
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
-    "discard": 15,
-    "spectator's table": 4,  # no moves since, no chat, nothing written
+    "discard": 16,
+    "spectator's table": 5,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
-    "spectator's changed poll": 5,
+    "spectator's changed poll": 6,
     "spectator's history": 5,
 }
 

@@ -2,9 +2,14 @@
 moves with and without HTMX, and logged-out readers following a link."""
 
 import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.urls import reverse
+from django.utils import dateformat, timezone
+
+from accounts.models import Vacation
 
 from games import services
 from games.deadlines import timeouts
@@ -145,6 +150,43 @@ def test_this_rounds_discards_list_who_took_and_threw_what_in_order_and_no_stock
     assert lines[2].startswith(by_seat[first].name) and name(thrown) in lines[2]
     assert lines[3].startswith(by_seat[second].name) and name(other["card"]) in lines[3]
     assert name(drawn.token) not in log  # a draw from the stock shows no card
+
+
+# -- every player's clock --------------------------------------------------------------------
+
+
+def seat_boxes(html: str) -> list[str]:
+    """Each seat's box on the table, in seat order."""
+    players = html.split('aria-label="Players"')[1].split("</section>")[0]
+    return players.split('<div class="player')[1:]
+
+
+def test_each_seat_shows_its_clock_and_vacation_in_the_viewers_time_zone(client):
+    users = [UserFactory(time_zone="Asia/Jakarta"), UserFactory(), UserFactory()]
+    game = started_game(users, time_per_move_days=3)
+    deadline = (timezone.now() + timedelta(days=2)).replace(minute=0, second=0, microsecond=0)
+    Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    away = next(s for s in game.seats.all() if s.index != game.to_move_seat)
+    back = (timezone.now() + timedelta(days=9)).replace(hour=0, minute=0, second=0, microsecond=0)
+    Vacation.objects.create(user=away.user, starts_at=timezone.now() - timedelta(hours=1),
+                            ends_at=back)  # fmt: skip
+    client.force_login(users[0])
+    boxes = seat_boxes(page(client, "game", game).content.decode())
+    jakarta = ZoneInfo("Asia/Jakarta")
+    local = lambda moment: dateformat.format(moment.astimezone(jakarta), "D j M, H:i")
+    to_move = boxes[game.to_move_seat]
+    assert "left" in to_move and local(deadline) in to_move and "per move" not in to_move
+    assert f"on vacation until {local(back)}" in boxes[away.index]
+    for index, box in enumerate(boxes):
+        if index not in (game.to_move_seat, away.index):
+            assert "3 days per move" in box and " left" not in box
+
+
+def test_a_game_without_a_clock_shows_no_clock_in_the_seats(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[0])
+    boxes = seat_boxes(page(client, "game", game).content.decode())
+    assert all("pclock" not in box for box in boxes)
 
 
 # -- errors on moves: once, in the table's message area --------------------------------------

@@ -9,6 +9,7 @@ from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
+from .pauses import vacations_under_way
 from ..presentation import (
     CardInfo,
     card_info,
@@ -36,6 +37,7 @@ def table(game: Game, seat: Seat | None) -> dict:
     names = [s.user.name for s in seats]
     wild = view.wild_rank
     to_move = None if over else view.to_move
+    away = {} if over else vacations_under_way([s.user_id for s in seats])
     players = []
     for s in seats:
         players.append(
@@ -50,6 +52,8 @@ def table(game: Game, seat: Seat | None) -> dict:
                 "dealer": view.dealer == s.index,
                 "went_out": view.went_out == s.index,
                 "melds": [cards_info(meld, wild) for meld in view.shown_melds[s.index]],
+                "vacation_until": away.get(s.user_id),
+                "clock": None if over else _seat_clock(game, s, to_move == s.index),
             }
         )
     hand = go_out = hint = None
@@ -118,6 +122,17 @@ def table(game: Game, seat: Seat | None) -> dict:
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
         "rules_summary": rules_summary(view.rules),
     }
+
+
+def _seat_clock(game: Game, seat: Seat, to_move: bool) -> str | None:
+    """Which clock a seat's box shows: "left" (the time left to move, for the player to move),
+    "per_move" (the game's time per move, for the others), or None (no time limit, or a bot
+    plays the seat)."""
+    if seat.played_by_bot or not game.time_per_move_days:
+        return None
+    if to_move:
+        return "left" if game.deadline else None
+    return "per_move"
 
 
 def moves_since(game: Game, seat: Seat):

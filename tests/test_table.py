@@ -189,6 +189,46 @@ def test_a_game_without_a_clock_shows_no_clock_in_the_seats(client, duel):
     assert all("pclock" not in box for box in boxes)
 
 
+# -- the next game waiting on you ------------------------------------------------------------
+
+
+def my_turn_at(me) -> Game:
+    """A started duel whose turn is `me`'s."""
+    while True:
+        game = started_game([me, UserFactory()])
+        if game.seats.get(index=game.to_move_seat).user == me:
+            return game
+        Game.objects.filter(pk=game.pk).delete()
+
+
+def test_after_a_move_the_table_offers_the_next_game_waiting_on_you(client):
+    me = UserFactory()
+    here, waiting = my_turn_at(me), my_turn_at(me)
+    client.force_login(me)
+    html = post(client, "move_draw", here, {"source": "stock", "version": 0}, htmx=True)
+    html = html.content.decode()
+    link = f'href="{reverse("game", args=[waiting.pk])}"'
+    assert "Next game (1 waiting on you)" in html and link in html
+    assert 'aria-keyshortcuts="n"' in html
+    html = page(client, "game", waiting).content.decode()
+    assert f'href="{reverse("game", args=[here.pk])}"' in html  # a discard to make there
+    services.game_resign(game_id=here.pk, user=me)
+    html = page(client, "game", waiting).content.decode()  # this one waits too, but is here
+    assert "No other game is waiting on you" in html and "Next game (" not in html
+
+
+def test_games_next_goes_to_the_most_urgent_game_or_says_none_waits(client):
+    me = UserFactory()
+    client.force_login(me)
+    response = client.get(reverse("game_next"), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "No game is waiting on you" in response.content.decode()
+    game = my_turn_at(me)
+    assert client.get(reverse("game_next")).url == reverse("game", args=[game.pk])
+    client.logout()
+    assert client.get(reverse("game_next")).url.startswith(reverse("account_login"))
+
+
 # -- errors on moves: once, in the table's message area --------------------------------------
 
 

@@ -175,7 +175,8 @@ def round_change(result, names: list[str], rules: Rules) -> str:
         "wild": rank_plural(round_wild_rank(rules, result.round_index + 1)),
     }
     if result.went_out is None:
-        return _("Round %(n)d ended at the turn limit; round %(next)d began (%(wild)s wild).") % words
+        text = _("Round %(n)d ended at the turn limit; round %(next)d began (%(wild)s wild).")
+        return text % words
     words["who"] = names[result.went_out]
     return _("Round %(n)d ended: %(who)s went out; round %(next)d began (%(wild)s wild).") % words
 

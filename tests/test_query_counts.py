@@ -100,9 +100,9 @@ LARGE_GAME = {"players": 8, "moves": 200, "messages": 50}
 TABLE = {
     # The player (auth), the game with its host, its seats with their players (the player's
     # among them), the players' vacations under way, the moves since they last looked, the next
-    # game waiting on them, the chat with its authors, their mutes, the bar's count; then what they have seen and when they were
-    # here are written, in one update (outside a test's transaction, one that does not wait for
-    # the disk: games/relaxed.py).
+    # game waiting on them, the chat with its authors, their mutes, the bar's count; then what
+    # they have seen and when they were here are written, in one update (outside a test's
+    # transaction, one that does not wait for the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
     "table": 10,
     "table again": 8,  # no moves since, nothing new seen, presence written at most every 10 s

@@ -10,7 +10,6 @@ from django.urls import reverse
 from django.utils import dateformat, timezone
 
 from accounts.models import Vacation
-
 from games import services
 from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
@@ -133,7 +132,10 @@ def test_this_rounds_discards_list_who_took_and_threw_what_in_order_and_no_stock
     game, by_seat = duel
     first, second = game.to_move_seat, 1 - game.to_move_seat
     turned = GameState.from_dict(game.state).discard_pile[-1]
-    take = lambda actions: next(a for a in actions if isinstance(a, Draw) and a.source == "discard")
+
+    def take(actions):
+        return next(a for a in actions if isinstance(a, Draw) and a.source == "discard")
+
     play_one(game, by_seat, take)
     thrown = play_one(game, by_seat)["card"]
     play_one(game, by_seat, lambda actions: next(a for a in actions if a.source == "stock"))
@@ -143,7 +145,10 @@ def test_this_rounds_discards_list_who_took_and_threw_what_in_order_and_no_stock
     html = page(client, "game", game).content.decode()
     log = html.split("This round's discards")[1].split("</details>")[0]
     lines = re.findall(r"<li>(.*?)</li>", log, re.S)
-    name = lambda token: card_info(Card.from_token(token)).name
+
+    def name(token):
+        return card_info(Card.from_token(token)).name
+
     assert len(lines) == 4
     assert name(turned.token) in lines[0] and "turned up" in lines[0]
     assert lines[1].startswith(by_seat[first].name) and name(turned.token) in lines[1]
@@ -173,7 +178,10 @@ def test_each_seat_shows_its_clock_and_vacation_in_the_viewers_time_zone(client)
     client.force_login(users[0])
     boxes = seat_boxes(page(client, "game", game).content.decode())
     jakarta = ZoneInfo("Asia/Jakarta")
-    local = lambda moment: dateformat.format(moment.astimezone(jakarta), "D j M, H:i")
+
+    def local(moment):
+        return dateformat.format(moment.astimezone(jakarta), "D j M, H:i")
+
     to_move = boxes[game.to_move_seat]
     assert "left" in to_move and local(deadline) in to_move and "per move" not in to_move
     assert f"on vacation until {local(back)}" in boxes[away.index]

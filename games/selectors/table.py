@@ -9,7 +9,6 @@ from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
-from .pauses import vacations_under_way
 from ..presentation import (
     CardInfo,
     card_info,
@@ -22,6 +21,7 @@ from ..presentation import (
     since_lines,
     sort_hand,
 )
+from .pauses import vacations_under_way
 
 
 def table(game: Game, seat: Seat | None) -> dict:

@@ -60,7 +60,7 @@ def test_since_your_last_visit_says_where_a_round_ended_and_the_next_began(clien
 
 
 def test_the_turn_mail_says_where_a_round_ended_too():
-    game, me = a_game_just_past_its_first_round()
+    _game, me = a_game_just_past_its_first_round()
     send_all(kind="your_turn")
     message = next(m for m in reversed(mail.outbox) if m.to == [me.email])
     assert "Round 1 ended:" in message.body and "round 2 began (4s wild)." in message.body

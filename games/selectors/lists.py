@@ -190,7 +190,9 @@ def next_game(user, *, besides: int | None = None) -> tuple[int | None, int]:
     are at), and how many such games wait: (None, 0) when none. Earliest deadline first, then
     the games without one, the turn that began first first. One query (the count is a window
     over the same rows)."""
-    seats = games_waiting_on(user).exclude(game_id=besides)
+    seats = games_waiting_on(user)
+    if besides is not None:
+        seats = seats.exclude(game_id=besides)
     first = (
         seats.annotate(waiting=Window(Count("pk")))
         .order_by(

@@ -59,8 +59,11 @@ messages: $(STAMP)
 migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
+# DEBUG off (the site's own error pages, static files collected into var/ and served by
+# whitenoise); `DEBUG=1 make run` for development.
 run: $(STAMP) translations
 	$(PY) manage.py migrate --noinput
+	$(PY) manage.py collectstatic --noinput --verbosity 0
 	$(PY) manage.py ensure_bots
 	$(PY) manage.py serve
 

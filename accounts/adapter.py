@@ -2,6 +2,8 @@
 and failed logins are counted so that guessing stays slow without letting a stranger lock a player
 out. (Refused forms answer 400, and 429 while guessing is rate-limited: accounts/middleware.py.)"""
 
+import unicodedata
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context, ratelimit
 from allauth.core.internal.ratelimit import get_ip
@@ -10,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from . import refusals
+from .names import validate_username
 from .passwords import password_matches
 
 
@@ -28,15 +31,32 @@ class AccountAdapter(DefaultAccountAdapter):
         ),
     }
 
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        """In NFKC, as Django keeps usernames, so that one compared without regard to case
+        (names.name_taken) is compared without regard to width too; and not a name another
+        account goes by, nor a bot's."""
+        username = super().clean_username(unicodedata.normalize("NFKC", username), shallow)
+        if not shallow:
+            validate_username(username)
+        return username
+
     def save_user(self, request, user, form, commit=True):
         user = super().save_user(request, user, form, commit=False)
         user.display_name = form.cleaned_data.get("display_name", "")
+        user.time_zone = form.cleaned_data.get("time_zone") or "UTC"
         # The language the new player is reading the site in (the picker's, else the browser's).
         language = translation.get_language() or ""
         user.language = language if language in dict(settings.LANGUAGES) else "en"
         if commit:
             user.save()
         return user
+
+    def send_mail(self, template_prefix, email, context):
+        """In the recipient's language when the address has an account, as the game mails are
+        (a reset asked for from a page in another language); else in the page's."""
+        language = getattr(context.get("user"), "language", "") or translation.get_language()
+        with translation.override(language):
+            super().send_mail(template_prefix, email, context)
 
     def reauthenticate(self, user, password) -> bool:
         """Who the player is, before a change such as a new email address: the password, its

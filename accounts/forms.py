@@ -1,5 +1,6 @@
 import base64
 import binascii
+import zoneinfo
 from urllib.parse import urlsplit
 
 from allauth.account.adapter import get_adapter
@@ -11,6 +12,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from .models import Preferences, User, time_zone_choices
+from .names import validate_display_name
 from .passwords import password_matches
 from .services import PREFERENCE_FIELDS
 from .validators import validate_one_line
@@ -54,6 +56,9 @@ class SignupForm(AllauthSignupForm):
         validators=[validate_one_line],
         help_text=_("Shown at the table; your username if you leave it empty."),
     )
+    # The browser's zone (static/js/timezone-hint.js fills it), so that deadlines read right from
+    # the first page. Not typed by the player, so nothing in it is refused: UTC instead.
+    time_zone = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -63,6 +68,15 @@ class SignupForm(AllauthSignupForm):
         )
         order = ["username", "display_name", "email", "password1", "password2"]
         self.order_fields(order)
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        validate_display_name(name)
+        return name
+
+    def clean_time_zone(self) -> str:
+        zone = self.cleaned_data["time_zone"]
+        return zone if zone in zoneinfo.available_timezones() else "UTC"
 
 
 class PreferencesForm(forms.ModelForm):
@@ -95,8 +109,13 @@ class ProfileForm(forms.ModelForm):
         fields = ("display_name", "time_zone", "language", "four_colour_deck")
         help_texts = {
             "display_name": _("Shown at tables and on the leaderboard; empty shows your username."),
-            "language": _("For the site and its emails once they are translated."),
+            "language": _("For the site and its emails."),
         }
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        validate_display_name(name, user=self.instance)
+        return name
 
 
 class AccountDeleteForm(forms.Form):

@@ -6,7 +6,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from .validators import validate_one_line, validate_time_zone
+from .validators import fold_name, validate_one_line, validate_time_zone
 
 # The site's languages (settings.LANGUAGES, each named in itself): pages and mails in the one the
 # player chose.
@@ -18,6 +18,18 @@ def time_zone_choices() -> list[tuple[str, str]]:
     """Every IANA zone this machine knows, sorted; the form's list (the model only validates,
     so that a new tzdata release needs no migration)."""
     return [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class NameKeyField(models.TextField):
+    """The account's shown name (User.name: the display name, else the username) folded
+    (validators.fold_name), worked out whenever the row is written, by save() as by
+    bulk_create(): the unique constraint on it then holds for every way an account is made or
+    renamed, so no two accounts show names that read the same."""
+
+    def pre_save(self, model_instance, add):
+        value = fold_name(model_instance.display_name or model_instance.username)
+        setattr(model_instance, self.attname, value)
+        return value
 
 
 class User(AbstractUser):
@@ -46,9 +58,11 @@ class User(AbstractUser):
     # The notice centre lists what happened in the player's games after this (None: since they
     # joined); opening it moves this on.
     notices_seen_at = models.DateTimeField(_("notices last looked at"), null=True, blank=True)
+    name_key = NameKeyField(_("name, folded"), editable=False, default="")
 
     class Meta:
         constraints = [
+            models.UniqueConstraint(fields=["name_key"], name="one_account_per_shown_name"),
             models.CheckConstraint(
                 condition=models.Q(is_bot=True, bot_kind__gt="")
                 | models.Q(is_bot=False, bot_kind=""),
@@ -67,6 +81,13 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        # A save of some fields only writes name_key along with the names it is made from.
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"display_name", "username"} & set(fields):
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

@@ -3,17 +3,11 @@ goes through games.departure.account_delete, which lets the games forget the pla
 calls user_delete here."""
 
 from allauth.account.models import EmailAddress
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 
 from .models import DELETED_USERNAME_PREFIX, Preferences, PushSubscription, User, Vacation
-
-# The bot accounts every installation has; the engine's bot registry plays them.
-BOT_ACCOUNTS = {
-    "easy": "Easy Bot",
-    "medium": "Medium Bot",
-    "hard": "Hard Bot",
-    "random": "Random Bot",
-}
+from .names import BOT_ACCOUNTS, BOT_USERNAME_PREFIX, NAME_TAKEN, validate_display_name
 
 
 def bots_ensure() -> list[User]:
@@ -23,7 +17,7 @@ def bots_ensure() -> list[User]:
         user, _created = User.objects.get_or_create(
             is_bot=True,
             bot_kind=kind,
-            defaults={"username": f"bot-{kind}", "display_name": display_name},
+            defaults={"username": f"{BOT_USERNAME_PREFIX}{kind}", "display_name": display_name},
         )
         if user.has_usable_password():
             user.set_unusable_password()
@@ -58,14 +52,23 @@ PROFILE_FIELDS = ("display_name", "time_zone", "language", "four_colour_deck", "
 
 def profile_update(*, user: User, **changes) -> User:
     """Change the player's display name, time zone, language or how their table looks (validated
-    by the model)."""
+    by the model; a display name also by names.validate_display_name). Raises ValidationError."""
     unknown = set(changes) - set(PROFILE_FIELDS)
     if unknown:
         raise ValueError(f"Not a profile field: {', '.join(sorted(unknown))}")
+    if changes.get("display_name"):
+        try:
+            validate_display_name(changes["display_name"], user=user)
+        except ValidationError as error:
+            raise ValidationError({"display_name": error}) from None
     for field, value in changes.items():
         setattr(user, field, value)
     user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
-    user.save(update_fields=list(changes))
+    try:
+        with transaction.atomic():
+            user.save(update_fields=list(changes))
+    except IntegrityError:  # another account took the name since the check
+        raise ValidationError({"display_name": NAME_TAKEN}, code="name_taken") from None
     return user
 
 

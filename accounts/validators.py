@@ -31,6 +31,16 @@ def one_line(value: str) -> str:
     return " ".join("".join(" " if is_control(c) else c for c in value).split())
 
 
+def fold_name(name: str) -> str:
+    """`name` as it reads, for telling names apart: "Alice", "ALICE", "Alice" in full-width letters,
+    "Al\u200bice" (an invisible space) and "alice " are one name. NFKC folds widths and
+    compatibility forms, casefold the cases; format characters (Cf: zero-width spaces and
+    joiners, soft hyphens) show nothing, so they count for nothing, and runs of spaces for one."""
+    visible = "".join(char for char in name if unicodedata.category(char) != "Cf")
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
+    return " ".join(folded.split())
+
+
 def validate_time_zone(value: str) -> None:
     if value not in zoneinfo.available_timezones():
         raise ValidationError(

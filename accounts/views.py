@@ -2,8 +2,10 @@ from allauth.account.decorators import secure_admin_login
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -62,9 +64,16 @@ def notification_preferences(request):
     if section in forms:
         form = forms[section]
         if form.is_valid():
-            save[section](user=user, **form.cleaned_data)
-            messages.success(request, _("Your settings are saved."))
-            return redirect("notification_preferences")
+            try:
+                save[section](user=user, **form.cleaned_data)
+            except ValidationError as refused:  # a name another player took since the form looked
+                form.add_error(None, refused)
+            else:
+                # The page was read in the language the player had; a new one is theirs from now
+                # on, this message included (the next page is in it).
+                translation.activate(user.language or settings.LANGUAGE_CODE)
+                messages.success(request, _("Your settings are saved."))
+                return redirect("notification_preferences")
         status = 400
     context = {
         "form": forms["preferences"],

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import zoneinfo
 
-from django.utils import dateformat, timezone
-
-ABSOLUTE_FORMAT = "D j M, H:i"
+from django.utils import formats, timezone
 
 
 def zone_of(user) -> zoneinfo.ZoneInfo:
@@ -19,15 +17,18 @@ def zone_of(user) -> zoneinfo.ZoneInfo:
 
 
 def zoned(value) -> str:
-    """`value` as a time in the active zone, followed by that zone's name: 'Wed 2 Dec, 16:00
-    Asia/Jakarta'."""
+    """`value` as a time in the active zone and the active language's format (config/formats/),
+    followed by that zone's name: 'Wed 2 Dec, 16:00 Asia/Jakarta'."""
     if not value:
         return ""
     local = timezone.localtime(value)
-    return f"{dateformat.format(local, ABSOLUTE_FORMAT)} {timezone.get_current_timezone_name()}"
+    written = formats.date_format(local, "SHORT_DATETIME_FORMAT")
+    return f"{written} {timezone.get_current_timezone_name()}"
 
 
 def local_time(value) -> str:
-    """`value` as a time in the active zone, without the zone's name: for a short line, where
-    the zone is named nearby (or in its title)."""
-    return dateformat.format(timezone.localtime(value), ABSOLUTE_FORMAT) if value else ""
+    """`value` as `zoned` writes it, without the zone's name: for a short line, where the zone
+    is named nearby (or in its title)."""
+    if not value:
+        return ""
+    return formats.date_format(timezone.localtime(value), "SHORT_DATETIME_FORMAT")

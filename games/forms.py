@@ -1,16 +1,17 @@
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
 
 from accounts.models import BotLevel
 
 from .engine import BOTS, Rules
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
+from .templatetags.clock import per_move
 
-# Lazy all the way: a label formatted here, at import, would stay in the language of that moment.
+# Lazy all the way: a label formatted here, at import, would stay in the language of that moment
+# (ngettext_lazy(...) % {...} formats at once, so the words are clock.per_move's, made lazy).
 TIME_CHOICES = [("", _("No time limit"))] + [
-    (str(d), ngettext_lazy("%(n)d day per move", "%(n)d days per move", "n") % {"n": d})
-    for d in TIME_PER_MOVE_DAYS
+    (str(d), lazy(per_move, str)(d)) for d in TIME_PER_MOVE_DAYS
 ]
 # The bot levels are accounts.models.BotLevel's; here, what each is called where a game is made.
 FILL_NAMES = {
@@ -125,10 +126,20 @@ class GameCreateForm(forms.Form):
                 label=_("Seat %(n)d") % {"n": number}, choices=SEAT_CHOICES, required=False
             )
 
+    def chosen_seat_count(self) -> int:
+        """The number of players the form was sent or opened with, or the default when that is
+        no number of players: which seats to show."""
+        field = self.fields["seat_count"]
+        raw = self.data.get("seat_count") if self.is_bound else self.initial.get("seat_count")
+        try:
+            return field.clean(raw)
+        except forms.ValidationError:
+            return field.initial
+
     def seat_fields(self):
-        """Who takes each seat after the creator's: a person, or a bot of a chosen level; then
-        what becomes of the seats left to people."""
-        return [self[name] for name in (*self.SEATS, "bots")]
+        """Who takes each seat after the creator's, up to the chosen count: a person, or a bot
+        of a chosen level; then what becomes of the seats left to people."""
+        return [self[name] for name in (*self.SEATS[: self.chosen_seat_count() - 1], "bots")]
 
     def seat_bots(self) -> list[str | None]:
         """The bot level chosen for seats 2, 3, ... (None: a person's seat), up to the count."""

@@ -147,6 +147,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         is_public=finished.is_public,
         friends_only=finished.friends_only,
         max_timeouts=finished.max_timeouts,
+        rated=finished.rated,
     )
     game.rematch_of = finished
     game.save(update_fields=["rematch_of"])

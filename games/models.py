@@ -47,6 +47,11 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, default=new_seed)
     invite_code = models.CharField(max_length=20, unique=True, default=new_invite_code)
     is_public = models.BooleanField(default=True, help_text="Listed in the lobby.")
+    rated = models.BooleanField(
+        default=True,
+        help_text="False for a practice game: it changes no rating and stays out of the "
+        "players' records.",
+    )
     friends_only = models.BooleanField(
         default=False,
         help_text="Listed, and open, only to the players the host follows (and those invited).",

@@ -1,13 +1,14 @@
 """Ratings: OpenSkill's Plackett-Luce model, free-for-all with ties, 2 to 8 players.
 
-Which games are rated: every finished game, every seat (people and bots), ranked by its final
-rank (ties shared, a resigned or dropped player after everyone who stayed), once at least
-settings.RATING_MIN_ROUNDS rounds were played: a game that runs its course always has; a game
-ended at once by a resignation does not farm rating. A seat whose player deleted their account
-during the game (Seat.departed) is left out, and the others are rated among themselves: a win
-over an account made to lose and then be deleted is no win. Private games are rated like public
-ones: the players chose each other, but so do friends in the lobby, and a rating that some games
-skip would be a rating players could choose to protect.
+Which games are rated: every finished game but a practice game (Game.rated), every seat (people and
+bots), ranked by its final rank (ties shared, a resigned or dropped player after everyone who
+stayed), once at least settings.RATING_MIN_ROUNDS rounds were played: a game that runs its course
+always has; a game ended at once by a resignation does not farm rating, nor does a practice game
+against the easy bot. A seat whose player deleted their account during the game (Seat.departed) is
+left out, and the others are rated among themselves: a win over an account made to lose and then be
+deleted is no win. Private games are rated like public ones: the players chose each other, but so
+do friends in the lobby, and a rating that some games skip would be a rating players could choose
+to protect.
 
 The rating is written in the transaction that ends the game (services.game_finish calls
 game_rate), after the game's lock and then the players' rating rows, locked in user order (two
@@ -35,7 +36,7 @@ def display_rating(ordinal: float) -> int:
 
 
 def is_rated(game: Game) -> bool:
-    if game.status != Game.Status.FINISHED or game.seat_count < 2:
+    if game.status != Game.Status.FINISHED or game.seat_count < 2 or not game.rated:
         return False
     rounds = RoundScore.objects.filter(game=game, seat=0).count()
     return rounds >= settings.RATING_MIN_ROUNDS

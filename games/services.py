@@ -75,6 +75,7 @@ def game_create(
     bot_kind: str | None = None,
     seat_bots: Sequence[str | None] = (),
     max_timeouts: int = 3,
+    rated: bool = True,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
@@ -95,6 +96,7 @@ def game_create(
         is_public=is_public and not friends_only,
         friends_only=friends_only,
         max_timeouts=max_timeouts,
+        rated=rated,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index, kind in enumerate(seat_bots[: seat_count - 1], start=1):
@@ -161,8 +163,11 @@ def game_leave(*, game_id: int, user: User) -> Game:
 
 @transaction.atomic
 def game_practice_create(*, user: User) -> Game:
-    """A practice game: the player against the easy bot, unlisted, without a clock, started."""
-    game = game_create(creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy")
+    """A practice game: the player against the easy bot, unlisted, without a clock, unrated (a
+    win over the easy bot, or a try given up in round 1, is no record), started."""
+    game = game_create(
+        creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy", rated=False
+    )
     return game_start(game_id=game.pk, user=user)
 
 

@@ -77,3 +77,15 @@ def test_every_500_is_logged_once_with_its_traceback(settings, caplog, address, 
     assert len(logged) == 1, [r.getMessage() for r in logged]
     assert logged[0].name == "django.request" and address in logged[0].getMessage()
     assert logged[0].exc_info and str(logged[0].exc_info[1]) == error
+
+
+def test_a_stranger_typing_an_address_gets_the_sites_own_404_page(client):
+    """Not Django's bare 'Not Found' (nor, with DEBUG on, its list of every URL pattern)."""
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory())
+    for address in ("/games/999999/", "/no-such-page/"):
+        response = client.get(address)
+        html = response.content.decode()
+        assert response.status_code == 404
+        assert "/static/css/site.css" in html and "<h1>Page not found</h1>" in html

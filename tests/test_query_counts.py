@@ -247,7 +247,9 @@ def player_world(scale: int):
     )
     Game.objects.filter(pk__in=active).update(chat_count=2)
     rated_players(3 * scale, start=scale)
-    finished = Seat.objects.filter(user=me, finished_at__isnull=False)
+    finished = Seat.objects.filter(user=me, finished_at__isnull=False).exclude(
+        game__rating_changes__user=me  # finished_game's
+    )
     RatingChange.objects.bulk_create(
         RatingChange(
             game_id=seat.game_id, user=me, rank=seat.final_rank or 1, mu_before=25 + n,
@@ -283,7 +285,7 @@ PLAYER_PAGES = {
     "another's player page": 10,
     "another's player page against the rival": 11,
     "the rival's view of the player page": 10,  # their head-to-head with the viewer
-    "data export": 9,
+    "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,
     # The game, its seats with their players, the invitations sent, the bar's count.

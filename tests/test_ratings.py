@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, transaction
 
-from games import services
+from games import invitations, services
 from games.models import Game, Rating, RatingChange
 from games.ratings import game_rate
 from tests.factories import GameFactory, UserFactory, started_game
@@ -81,6 +81,15 @@ def test_a_game_resigned_before_a_round_was_played_is_not_rated():
     game = GameFactory(resigned=True)
     assert game.status == Game.Status.FINISHED
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
+
+
+def test_a_practice_game_is_not_rated(settings):
+    settings.RATING_MIN_ROUNDS = 0  # a resignation would be rated in any other game
+    me = UserFactory()
+    practice = services.game_practice_create(user=me)
+    services.game_resign(game_id=practice.pk, user=me)
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert invitations.game_rematch(game_id=practice.pk, user=me).rated is False
 
 
 @pytest.mark.slow

@@ -189,7 +189,11 @@ LANGUAGES = [
     ("hu", "Magyar"),
     ("nl", "Nederlands"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale_vendor/: strings of Django and allauth that their own catalogues leave untranslated in
+# one of these languages (Icelandic), kept by hand; `make messages` writes only into locale/.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_vendor"]
+# Dates and times in each language's formats, some of them the site's own (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -216,7 +220,7 @@ SECURE_CSP = {
 
 
 # Email (Django 6.1 MAILERS): a local folder by default, so a person can read what was sent
-# (var/mail/); SMTP when EMAIL_HOST is set.
+# (var/mail/, one file per message); SMTP when EMAIL_HOST is set.
 def smtp_mailer(host: str) -> dict:
     return {
         "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
@@ -230,13 +234,18 @@ def smtp_mailer(host: str) -> dict:
     }
 
 
+def file_mailer(folder: Path) -> dict:
+    """Each message a file in `folder`, its bodies readable as they are (config/mail.py)."""
+    return {
+        "BACKEND": "config.mail.ReadableFileBackend",
+        "OPTIONS": {"file_path": str(folder)},
+    }
+
+
 MAILERS = {
     "default": smtp_mailer(os.environ["EMAIL_HOST"])
     if os.environ.get("EMAIL_HOST")
-    else {
-        "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
-    }
+    else file_mailer(VAR_DIR / "mail")
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Three Thirteen <games@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

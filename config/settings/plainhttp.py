@@ -12,7 +12,7 @@ import os
 
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 
-from .base import VAR_DIR
+from .base import VAR_DIR, file_mailer
 from .production import *  # noqa: F403
 
 SECURE_SSL_REDIRECT = False
@@ -21,9 +21,4 @@ SESSION_COOKIE_SECURE = False
 CSRF_COOKIE_SECURE = False
 SESSION_COOKIE_NAME = "sessionid"
 CSRF_COOKIE_NAME = "csrftoken"
-MAILERS = {
-    "default": {
-        "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
-        "OPTIONS": {"file_path": str(VAR_DIR / "mail")},
-    }
-}
+MAILERS = {"default": file_mailer(VAR_DIR / "mail")}

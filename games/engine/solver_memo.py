@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from operator import attrgetter
 
 from .cards import Card
-from .melds import discard_options
+from .melds import discard_options, going_out_rules
 from .rules import Rules
 
 # Cards' own ordering and hash are Python-level (a dataclass's): a hand is sorted and keyed by
@@ -33,3 +33,11 @@ def cached_discard_options(hand: Iterable[Card], wild_rank: int, rules: Rules) -
             _OPTIONS.clear()
         found = _OPTIONS[key] = discard_options(sorted(hand, key=CARD_KEY), wild_rank, rules)
     return found
+
+
+def cached_going_out_cards(hand: Iterable[Card], wild_rank: int, rules: Rules) -> list[Card]:
+    """`melds.can_go_out`, remembered per hand: the cards whose discard leaves every other card
+    in melds (not merely a penalty of 0)."""
+    hand = list(hand)
+    options = cached_discard_options(hand, wild_rank, going_out_rules(rules))
+    return [card for card in hand if options[card] == 0]

@@ -32,7 +32,7 @@ from .errors import RuleError, gettext_noop
 from .melds import arrange
 from .results import Layoff, MoveRecord, RoundResult, SeatResult
 from .rules import Rules
-from .solver_memo import cached_discard_options
+from .solver_memo import cached_going_out_cards
 from .tokens import card_of, cards_of, melds_to_json, token_of, tokens_of
 from .view import (
     PILE_RESHUFFLED,
@@ -160,8 +160,8 @@ class GameState:
         return bool(self.stock) or len(self.discard_pile) > 1
 
     def _going_outcards_of(self, hand: Sequence[Card]) -> list[Card]:
-        options = cached_discard_options(hand, self.wild_rank, self.rules)
-        return [card for card in hand if options[card] == 0 and not self._is_thrown_back(card)]
+        going_out = cached_going_out_cards(hand, self.wild_rank, self.rules)
+        return [card for card in going_out if not self._is_thrown_back(card)]
 
     # -- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:

@@ -1,17 +1,18 @@
 """Everything the site holds about a player, for "Download my data": their account (no password),
-preferences, vacations, the games they played with each player's result, their rating history,
-their invitations and the players they follow. No hand of any game: finished games' cards are in
-the replay, and a game in play's are secret."""
+preferences, vacations, the games they played with each player's result, their own moves and chat
+messages, their rating history, their invitations and the players they follow. No hand of any
+game: finished games' cards are in the replay, and a game in play's are secret. A move names its
+card, a card the player drew from the stock included: they held it."""
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, Q
+from django.db.models import F, Prefetch, Q
 
 from accounts.models import PushSubscription, User, Vacation
 from accounts.selectors import preferences_of
 from accounts.services import PREFERENCE_FIELDS
 
-from ..models import Follow, Invitation, RatingChange, Seat
+from ..models import ChatMessage, Follow, Invitation, Move, RatingChange, Seat
 from ..ratings import display_rating
 
 ACCOUNT_FIELDS = (
@@ -55,6 +56,25 @@ def _game(seat: Seat) -> dict:
     }
 
 
+def _own_moves(user: User) -> list[dict]:
+    """The moves the player made at their seats; not a bot's or the autopilot's for them."""
+    moves = Move.objects.filter(
+        game__seats__user=user, game__seats__index=F("seat"), by_bot=False
+    ).order_by("game_id", "seq")
+    return [
+        {
+            "game": move.game_id,
+            "seq": move.seq + 1,  # as the move history numbers it
+            "round": move.round_index + 1,
+            "type": move.record["type"],
+            "source": move.record["source"],
+            "card": move.record["card"],
+            "at": _when(move.created_at),
+        }
+        for move in moves.only("game_id", "seq", "round_index", "record", "created_at")
+    ]
+
+
 def player_data(user: User) -> dict:
     preferences = preferences_of(user)
     seats = (
@@ -89,6 +109,11 @@ def player_data(user: User) -> dict:
             for device in PushSubscription.objects.filter(user=user).order_by("pk")
         ],
         "games": [_game(seat) for seat in seats],
+        "moves": _own_moves(user),
+        "chat_messages": [
+            {"game": message.game_id, "text": message.text, "at": _when(message.created_at)}
+            for message in ChatMessage.objects.filter(author=user).order_by("created_at", "pk")
+        ],
         "ratings": [
             {
                 "game": change.game_id,

@@ -1,6 +1,11 @@
 """A player's statistics, from the stored results only (seats' final ranks and totals, the
 per-round RoundScore rows), by aggregate queries: a fixed number of queries however many games
-the player has, and no game's state or moves are ever read."""
+the player has, and no game's state or moves are ever read.
+
+The records count the player's rated games only (those with their RatingChange row): a practice
+game, or one ended before a round was played, is no achievement, and a game still in play has no
+result yet. The rounds count the same games as "games finished"; the unrated finished games are
+only counted, apart."""
 
 from __future__ import annotations
 
@@ -8,11 +13,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum
 
 from accounts.models import User
 
-from ..models import Game, RoundScore, Seat
+from ..models import Game, RatingChange, RoundScore, Seat
 
 RECENT_GAMES = 10
 HAND_SIZES = range(3, 14)
@@ -106,20 +111,23 @@ def _mean(values: list[int | None]) -> float | None:
 
 def player_stats(user: User) -> dict:
     """Everything the player page shows besides the rating: four queries. A long history is
-    read as index entries, never as rows: the finished games once, four integers each in finish
-    order (the seat's covering index), counted, grouped and ranked here; the rounds once,
-    grouped by hand size (the round scores' covering index)."""
+    read as index entries: the finished games once, four integers and whether it was rated for
+    the player each in finish order (the seat's covering index, and the rating change's unique
+    one), counted, grouped and ranked here; the rounds of the rated games once, grouped by hand
+    size (the round scores' covering index)."""
     seats = Seat.objects.filter(user=user)
+    rated = Exists(RatingChange.objects.filter(game=OuterRef("game"), user=user))
     finished = seats.filter(finished_at__isnull=False)
-    games = [
-        FinishedGame._make(row)
-        for row in finished.order_by("finished_at", "game_id").values_list(
-            "game_id", "players", "final_rank", "final_total"
+    rows = list(
+        finished.order_by("finished_at", "game_id").values_list(
+            "game_id", "players", "final_rank", "final_total", rated
         )
-    ]
+    )
+    games = [FinishedGame._make(row[:4]) for row in rows if row[4]]
+    unrated = len(rows) - len(games)
     in_progress = seats.filter(finished_at__isnull=True, game__status=Game.Status.ACTIVE).count()
     sizes = list(
-        RoundScore.objects.filter(user=user)
+        RoundScore.objects.filter(rated, user=user)
         .values("hand_size")
         .annotate(
             rounds=Count("*"),
@@ -142,11 +150,16 @@ def player_stats(user: User) -> dict:
     best = min(newest_first, key=lambda game: game.final_total, default=None)
     worst = max(newest_first, key=lambda game: game.final_total, default=None)
     current, longest = _streaks([game.final_rank == 1 for game in games])
-    recent = finished.order_by("-finished_at", "-game_id").values_list(
-        "game_id", "finished_at", "players", "final_rank", "final_total", named=True
-    )[:RECENT_GAMES]
+    recent = (
+        finished.filter(rated)
+        .order_by("-finished_at", "-game_id")
+        .values_list("game_id", "finished_at", "players", "final_rank", "final_total", named=True)[
+            :RECENT_GAMES
+        ]
+    )
     return {
         "played": played,
+        "unrated": unrated,
         "won": won,
         "in_progress": in_progress,
         "win_rate": round(100 * won / played) if played else None,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
+from django.db.models import BooleanField, ExpressionWrapper, Q
 
 from accounts.models import User
 
@@ -20,32 +21,40 @@ CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 200, 24
 
 
 def leaderboard(page: str | None = None) -> Page:
-    """One page of players with at least settings.LEADERBOARD_MIN_GAMES rated games, strongest
-    (by the conservative estimate) first: a count and a page, two queries.
+    """One page of the rated players: those with at least settings.LEADERBOARD_MIN_GAMES rated
+    games, strongest (by the conservative estimate) first and numbered, then the newcomers,
+    marked provisional and unnumbered (a few lucky games would otherwise put one on top, and a
+    board that waits for five games shows a new site empty): a count and a page, two queries.
 
     A deleted account leaves the list (its rating rows stay: other players' rating history rests
     on them). A hidden profile stays listed by name: its games and results are public to
     everyone who sat at them anyway, and a leaderboard that players could leave by a setting
     would rank only those who are winning; its link leads to the "this profile is private" page
     for those who may not see it (views.ratings.player)."""
+    provisional = Q(games__lt=settings.LEADERBOARD_MIN_GAMES)
     ratings = (
-        Rating.objects.filter(games__gte=settings.LEADERBOARD_MIN_GAMES, user__is_active=True)
+        Rating.objects.filter(user__is_active=True)
+        .annotate(provisional=ExpressionWrapper(provisional, output_field=BooleanField()))
         .select_related("user")
         .only("ordinal", "games", "user__username", "user__display_name", "user__is_bot")
-        .order_by("-ordinal", "user_id")
+        .order_by("provisional", "-ordinal", "user_id")
     )
     page_obj = Paginator(ratings, LEADERBOARD_PER_PAGE).get_page(page)
     for place, rating in enumerate(page_obj, start=page_obj.start_index()):
-        rating.place = place
+        # The established come first, so their places run on from page to page.
+        rating.place = None if rating.provisional else place
         rating.display = display_rating(rating.ordinal)
     return page_obj
 
 
 @dataclass(frozen=True)
 class Chart:
-    """The rating history as an SVG polyline in a CHART_WIDTH x CHART_HEIGHT viewBox."""
+    """The rating history as an SVG polyline in a CHART_WIDTH x CHART_HEIGHT viewBox, its
+    latest point marked (a history of one game is that point alone)."""
 
     points: str
+    last_x: str
+    last_y: str
     first: int
     last: int
     low: int
@@ -60,14 +69,20 @@ def _chart(values: list[int]) -> Chart | None:
     if not values:
         return None
     low, high = min(values), max(values)
-    span = max(high - low, 1)
     step = (CHART_WIDTH - 2 * CHART_PAD) / max(len(values) - 1, 1)
     inner = CHART_HEIGHT - 2 * CHART_PAD
-    points = " ".join(
-        f"{CHART_PAD + i * step:.1f},{CHART_PAD + inner - (value - low) / span * inner:.1f}"
-        for i, value in enumerate(values)
-    )
-    return Chart(points, values[0], values[-1], low, high, len(values))
+
+    def x(index: int) -> float:  # one game: its point in the middle
+        return CHART_WIDTH / 2 if len(values) == 1 else CHART_PAD + index * step
+
+    def y(value: int) -> float:  # a flat history: across the middle
+        if high == low:
+            return CHART_PAD + inner / 2
+        return CHART_PAD + (high - value) / (high - low) * inner
+
+    xys = [(f"{x(i):.1f}", f"{y(value):.1f}") for i, value in enumerate(values)]
+    points = " ".join(f"{x},{y}" for x, y in xys)
+    return Chart(points, *xys[-1], values[0], values[-1], low, high, len(values))
 
 
 def player_profile(user: User) -> dict:

@@ -11,5 +11,5 @@ register = template.Library()
 def per_move(days: int | None) -> str:
     if not days:
         return gettext("no time limit")
-    # The new-game form's words (forms.TIME_CHOICES): one string to translate.
+    # The new-game form's words too (forms.TIME_CHOICES): one string to translate.
     return ngettext("%(n)d day per move", "%(n)d days per move", days) % {"n": days}

@@ -47,28 +47,36 @@ def lobby(request):
 
 @login_required
 def game_new(request):
-    form = GameCreateForm(request.POST or None)
-    if request.method == "POST":
-        if form.is_valid():
-            data = form.cleaned_data
-            try:
-                game = services.game_create(
-                    creator=request.user,
-                    rules=form.rules(),
-                    seat_count=data["seat_count"],
-                    time_per_move_days=data["time_per_move_days"],
-                    max_timeouts=data["max_timeouts"],
-                    is_public=data["visibility"] == "listed",
-                    friends_only=data["visibility"] == "friends",
-                    bot_kind=data["bots"],
-                    seat_bots=form.seat_bots(),
-                )
-            except GameError as error:
-                form.add_error(None, error.message)
-            else:
-                return redirect("game", game_id=game.pk)
-        return render(request, "games/new.html", {"form": form}, status=400)
-    return render(request, "games/new.html", {"form": form})
+    """The form, and on POST the game. The form shows the seats of its number of players: when
+    the number changes, htmx asks for them with the count and the seats chosen so far (a GET:
+    the seats alone); without JavaScript, the form's "show the seats" button posts it back to be
+    shown again, every choice kept, and nothing is created."""
+    if request.method != "POST":
+        form = GameCreateForm(initial=request.GET.dict())
+        template = "games/new.html#seats" if request.htmx else "games/new.html"
+        return render(request, template, {"form": form})
+    form = GameCreateForm(request.POST)
+    if "show_seats" in request.POST:
+        return render(request, "games/new.html", {"form": form})
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.game_create(
+                creator=request.user,
+                rules=form.rules(),
+                seat_count=data["seat_count"],
+                time_per_move_days=data["time_per_move_days"],
+                max_timeouts=data["max_timeouts"],
+                is_public=data["visibility"] == "listed",
+                friends_only=data["visibility"] == "friends",
+                bot_kind=data["bots"],
+                seat_bots=form.seat_bots(),
+            )
+        except GameError as error:
+            form.add_error(None, error.message)
+        else:
+            return redirect("game", game_id=game.pk)
+    return render(request, "games/new.html", {"form": form}, status=400)
 
 
 def _invite_key(game_id: int) -> str:

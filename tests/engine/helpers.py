@@ -17,7 +17,7 @@ rules_strategy = st.builds(
     Rules,
     aces_high=st.booleans(),
     face_cards_by_rank=st.booleans(),
-    wild_penalty=st.sampled_from([None, 15]),
+    wild_penalty=st.sampled_from([None, 15, 0]),
     max_wilds_per_meld=st.sampled_from([None, 1]),
     all_wild_melds=st.booleans(),
     jokers=st.booleans(),

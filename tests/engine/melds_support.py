@@ -53,7 +53,7 @@ rules_strategy = st.builds(
     Rules,
     aces_high=st.booleans(),
     face_cards_by_rank=st.booleans(),
-    wild_penalty=st.sampled_from([None, 15]),
+    wild_penalty=st.sampled_from([None, 15, 0]),
     max_wilds_per_meld=st.sampled_from([None, None, 1, 2, 3]),
     all_wild_melds=st.booleans(),
 )
@@ -102,6 +102,22 @@ def brute_penalty(hand, wild_rank, rules, table_melds=()):
 
     go(list(hand), 0, [[] for _ in table])
     return best[0]
+
+
+def brute_all_in_melds(hand, wild_rank, rules) -> bool:
+    """Whether every card of `hand` fits in a meld, by trying every split: what going out asks,
+    whatever a left-over card would cost."""
+    if not hand:
+        return True
+    first, others = hand[0], hand[1:]
+    n = len(others)
+    for bits in range(3, 1 << n):
+        group = [first] + [others[k] for k in range(n) if bits >> k & 1]
+        rest = [others[k] for k in range(n) if not bits >> k & 1]
+        meld = len(group) >= 3 and is_meld(group, wild_rank, rules)
+        if meld and brute_all_in_melds(rest, wild_rank, rules):
+            return True
+    return False
 
 
 @st.composite

@@ -3,6 +3,8 @@ for every rule, and property tests against an independent brute-force reference.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from .melds_support import (
     HIGH,
     ONE_WILD,
     POOL,
+    brute_all_in_melds,
     brute_penalty,
     cards,
     check_arrangement,
@@ -137,6 +140,23 @@ def test_discard_options_and_going_out():
     assert can_go_out(hand, None, DEFAULT) == [hand[6]]
 
 
+@pytest.mark.parametrize(
+    ("text", "wild_rank", "rules"),
+    [
+        # the capped search: 5S joins the run, 5D is left over at no cost
+        ("7H 8H 9H 5D 5S KC", 5, Rules(wild_penalty=0, max_wilds_per_meld=1)),
+        # the fast path: wilds alone are no meld without all-wild melds
+        ("3D 3S 3C 3H", 3, Rules(wild_penalty=0)),
+    ],
+)
+def test_going_out_needs_every_other_card_in_melds_even_when_left_over_wilds_cost_nothing(
+    text, wild_rank, rules
+):
+    hand = cards(text)
+    assert discard_options(hand, wild_rank, rules)[hand[-1]] == 0  # the penalty is still 0
+    assert can_go_out(hand, wild_rank, rules) == []
+
+
 def test_discard_options_with_wilds_and_duplicates():
     hand = cards("5H 5H 6H JK 9S")
     options = discard_options(hand, 9, DEFAULT)
@@ -201,6 +221,21 @@ def test_matches_brute_force_on_small_hands(hand, wild_rank, rules):
     assert arrange(hand, wild_rank, rules).penalty == brute_penalty(hand, wild_rank, rules)
 
 
+@examples(2)
+@given(
+    hand=hands(max_size=8, decks=2),
+    wild_rank=wild_rank_strategy,
+    rules=rules_strategy,
+    wild_penalty=st.sampled_from([0, None]),
+)
+def test_going_out_leaves_no_card_outside_a_meld(hand, wild_rank, rules, wild_penalty):
+    rules = replace(rules, wild_penalty=wild_penalty)
+    going_out = can_go_out(hand, wild_rank, rules)
+    for i, card in enumerate(hand):
+        rest = hand[:i] + hand[i + 1 :]
+        assert (card in going_out) == brute_all_in_melds(rest, wild_rank, rules), faces(rest)
+
+
 @examples(1 / 2)
 @given(hand=hands(max_size=16), wild_rank=wild_rank_strategy, rules=rules_strategy)
 def test_discard_options_match_arrange_without_each_card(hand, wild_rank, rules):
@@ -208,4 +243,4 @@ def test_discard_options_match_arrange_without_each_card(hand, wild_rank, rules)
     assert set(options) == set(hand)
     for i, card in enumerate(hand):
         assert options[card] == arrange(hand[:i] + hand[i + 1 :], wild_rank, rules).penalty
-    assert can_go_out(hand, wild_rank, rules) == [c for c in hand if options[c] == 0]
+    assert set(can_go_out(hand, wild_rank, rules)) <= {c for c in hand if options[c] == 0}

@@ -387,6 +387,17 @@ def went_out_state(rules: Rules | None = None) -> GameState:
     return state
 
 
+def test_a_seat_cannot_go_out_with_a_free_wild_left_over():
+    rules = Rules(wild_penalty=0, max_wilds_per_meld=1)
+    state = make_state(
+        ["7H 8H 9H 5D 5S", "2C 4D JD 9S 10C"], rules=rules, stock="KC", round_index=2
+    )
+    assert state.wild_rank == 5
+    state.apply(Draw(0, "stock"))
+    assert not any(isinstance(action, GoOut) for action in state.legal_actions())
+    assert_illegal(state, GoOut(0, Card(13, "C")), "cannot go out")
+
+
 def test_going_out_shows_the_melds_then_everyone_else_has_one_last_turn_in_seat_order():
     state = went_out_state()
     assert state.went_out == 1 and state.last_turns

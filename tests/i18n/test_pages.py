@@ -1,11 +1,16 @@
 """The site in the reader's language: the browser's language for a visitor, the footer's picker,
 card names as players of the language say them, and plural forms that follow the language."""
 
+import re
+from html import escape
+from html.parser import HTMLParser
+
 import polib
 import pytest
 from django.conf import settings
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
+from django.utils.dates import MONTHS, MONTHS_3, WEEKDAYS, WEEKDAYS_ABBR
 
 from games.engine import parse_card
 from games.presentation import card_info
@@ -87,3 +92,183 @@ def test_mail_goes_out_in_the_recipients_language():
     assert send_all() == ["sent"]
     expected = translated("nl", "Your turn in game #%(n)d") % {"n": game.pk}
     assert mail.outbox[-1].subject == expected
+
+
+# -- every page a player sees, in each language: no English word or format left -----------------
+
+ENGLISH_WORDS = {
+    "the", "and", "your", "you", "with", "from", "game", "games", "round", "rounds", "point",
+    "points", "player", "players", "ago", "yesterday", "today", "tomorrow", "minutes", "hours",
+    "days", "week", "Settings", "Next", "Previous", "Save", "Cancel", "due", "turn", "wins",
+    "won", "lost", "none", "Resign", "Leaderboard", "Friends", "Notices", "History", "Replay",
+    "Password", "Forgot", "Current", "Remember", "Sign", "Log", "Username",
+}  # fmt: skip
+# Time zones are names too ("Atlantic/Jan Mayen" in the settings' list, "Europe/Prague" after a
+# time).
+ZONE = re.compile(r"\b[A-Z][A-Za-z]+/[A-Za-z_/+\-]+(?: [A-Z][a-z]+)*")
+ENGLISH_FORMATS = [
+    re.compile(r"\b\d+(?:st|nd|rd|th)\b"),  # ordinals: 1st, 2nd
+    re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b"),  # 03/12/2026, month first
+    re.compile(r"\b\d{1,2}(?::\d\d)? ?[ap]\.m\."),  # 2 p.m.
+]
+DATE_NAMES = [*MONTHS.values(), *MONTHS_3.values(), *WEEKDAYS.values(), *WEEKDAYS_ABBR.values()]
+
+
+def english_date_names(code: str) -> set[str]:
+    """English month and weekday names (January, Jan, Monday, Mon) that `code` does not share
+    (Indonesian's April or Jun)."""
+    with translation.override("en"):
+        english = {str(name) for name in DATE_NAMES} | {str(n).title() for n in MONTHS_3.values()}
+    with translation.override(code):
+        own = {str(name) for name in DATE_NAMES} | {str(n).title() for n in MONTHS_3.values()}
+    return english - own
+
+
+class VisibleText(HTMLParser):
+    """What a reader sees or hears: text outside script and style, and the labelling
+    attributes."""
+
+    LABELS = ("title", "aria-label", "placeholder", "alt")
+
+    def __init__(self):
+        super().__init__()
+        self.parts, self.hidden = [], 0
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in ("script", "style", "template")
+        self.parts += [value or "" for name, value in attrs if name in self.LABELS]
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in ("script", "style", "template")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def english_left(html: str, code: str, names: list[str]) -> list[str]:
+    parser = VisibleText()
+    parser.feed(html)
+    text = ZONE.sub(" ", re.sub(r"https?://\S+", " ", " ".join(parser.parts)))
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    found = [m.group(0) for pattern in ENGLISH_FORMATS for m in pattern.finditer(text)]
+    words = set(re.findall(r"[^\W\d_]+", text))
+    found += sorted(words & (ENGLISH_WORDS | english_date_names(code)))
+    return found
+
+
+@pytest.fixture
+def a_players_world(db):
+    """Zdeněk's games: one under way with Tünde and a bot (a round played, a move after it),
+    one finished after a round with a final ranking, rated; a vacation ahead."""
+    import datetime
+
+    from accounts.models import Vacation
+    from games import ratings
+    from tests.factories import UserFactory, finish_game, play_on, started_game
+
+    zdenek = UserFactory(username="zdenek", display_name="Zdeněk", time_zone="Europe/Prague")
+    tunde = UserFactory(username="tunde", display_name="Tünde")
+    under_way = started_game([zdenek, tunde], bots="easy", seat_count=3, time_per_move_days=3)
+    play_on(under_way, until=lambda game: game.round_index >= 1)
+    finished = started_game([zdenek, tunde])
+    play_on(finished, until=lambda game: game.round_index >= 1)
+    finish_game(finished)
+    ratings.ratings_rebuild()
+    start = timezone.now().date() + datetime.timedelta(days=20)
+    Vacation.objects.create(
+        user=zdenek,
+        starts_at=timezone.make_aware(datetime.datetime.combine(start, datetime.time())),
+        ends_at=timezone.make_aware(
+            datetime.datetime.combine(start + datetime.timedelta(days=3), datetime.time())
+        ),
+    )
+    names = [
+        name
+        for seat in under_way.seats.select_related("user")
+        for name in (seat.user.name, seat.user.username)
+    ] + ["Three Thirteen", "3·13"]
+    pages = [
+        ("home", []), ("lobby", []), ("how_to_play", []), ("game_new", []),
+        ("game", [under_way.pk]), ("game", [finished.pk]), ("game_history", [under_way.pk]),
+        ("game_history", [finished.pk]), ("game_replay", [finished.pk]),
+        ("player", ["zdenek"]), ("player", ["tunde"]), ("leaderboard", []), ("friends", []),
+        ("notices", []), ("notification_preferences", []), ("vacation", []),
+        ("account_data", []), ("account_delete", []), ("account_email", []),
+        ("account_change_password", []),
+    ]  # fmt: skip
+    return zdenek, pages, names
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_every_page_a_player_sees_has_no_english_left(client, a_players_world, code):
+    zdenek, pages, names = a_players_world
+    type(zdenek).objects.filter(pk=zdenek.pk).update(language=code)
+    client.force_login(zdenek)
+    left = {}
+    for name, args in pages:
+        response = client.get(reverse(name, args=args))
+        assert response.status_code == 200, (name, response.status_code)
+        if "html" not in response.get("Content-Type", ""):
+            continue
+        if found := english_left(response.content.decode(), code, names):
+            left[f"{name}{args}"] = found
+    assert not left, f"{code}: English left: {left}"
+
+
+@pytest.mark.parametrize("code", ["cs", "nl", "hu"])
+def test_the_ranking_dates_and_places_use_the_languages_formats(client, a_players_world, code):
+    zdenek, pages, names = a_players_world
+    type(zdenek).objects.filter(pk=zdenek.pk).update(language=code)
+    client.force_login(zdenek)
+    for name, args in pages:
+        if name in ("home", "game", "game_history", "player", "vacation"):  # places and dates
+            html = client.get(reverse(name, args=args)).content.decode()
+            assert not english_left(html, code, names), (name, english_left(html, code, names))
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_the_pages_of_a_visitor_have_no_english_left(client, code):
+    left = {}
+    for name in ("home", "account_login", "account_signup", "account_reset_password"):
+        html = client.get(reverse(name), HTTP_ACCEPT_LANGUAGE=code).content.decode()
+        if found := english_left(html, code, ["Three Thirteen", "3·13"]):
+            left[name] = found
+    assert not left, f"{code}: English left: {left}"
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES if code != "en"])
+def test_every_kind_of_mail_has_no_english_left(client, code):
+    """The previews (/mail/preview/), which render each kind from its templates as it is sent."""
+    from games.models import Notification
+    from tests.factories import UserFactory
+
+    staff = UserFactory(username="zdenek", display_name="Zdeněk", is_staff=True, language=code)
+    client.force_login(staff)
+    left = {}
+    for kind in Notification.Kind.values:
+        for written in ("html", "text"):
+            response = client.get(reverse("mail_preview", args=[kind]), {"format": written})
+            body = response.content.decode()
+            if written == "text":
+                body = f"<pre>{escape(body)}</pre>"
+            if found := english_left(body, code, ["Zdeněk", "Three Thirteen", "3·13"]):
+                left[f"{kind}.{written}"] = found
+    assert not left, f"{code}: English left: {left}"
+
+
+def test_the_settings_saved_message_is_in_the_language_just_chosen(client):
+    from accounts.models import User
+    from tests.factories import UserFactory
+
+    player = UserFactory(language="nl")
+    client.force_login(player)
+    profile = {"section": "profile", "display_name": player.display_name,
+               "time_zone": "UTC", "language": "en"}  # fmt: skip
+    page = client.post(reverse("notification_preferences"), profile, follow=True)
+    assert User.objects.get(pk=player.pk).language == "en"
+    html = page.content.decode()
+    assert "Your settings are saved." in html
+    assert translated("nl", "Your settings are saved.") not in html

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Preferences, User, Vacation
-from games import friends, invitations, services
+from games import chat, friends, invitations, services
 from games.models import Game, Invitation, Move, Notification, Rating, RatingChange, Seat
 from tests.factories import GameFactory, UserFactory, finish_game, play_on, started_game
 
@@ -211,7 +211,7 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
     data = json.loads(response.content)
     assert set(data) == {
         "account", "preferences", "vacations", "push_devices", "games", "ratings", "invitations",
-        "following",
+        "following", "moves", "chat_messages",
     }  # fmt: skip
     assert data["account"]["email"] == me.email and data["account"]["display_name"] == "Leaver"
     assert "password" not in data["account"] and "pbkdf2" not in response.content.decode()
@@ -236,6 +236,23 @@ def test_downloading_my_data_gives_everything_about_me_and_no_hand(client, every
     assert (
         reverse("account_data") in client.get(reverse("notification_preferences")).content.decode()
     )
+
+
+def test_my_data_holds_my_own_moves_and_chat_messages_and_no_one_elses(client):
+    other, me = UserFactory(), UserFactory()
+    game = started_game([other, me])
+    play_on(game, until=lambda game: game.version >= 12)
+    chat.chat_post(game_id=game.pk, user=me, text="Good luck!")
+    chat.chat_post(game_id=game.pk, user=other, text="Not yours to download")
+    client.force_login(me)
+    data = json.loads(client.get(reverse("account_data")).content)
+    assert [(m["game"], m["text"]) for m in data["chat_messages"]] == [(game.pk, "Good luck!")]
+    mine = Move.objects.filter(game=game, seat=1).order_by("seq")
+    assert mine.count() >= 4 and Move.objects.filter(game=game, seat=0).exists()
+    assert [(m["game"], m["seq"]) for m in data["moves"]] == [(game.pk, m.seq + 1) for m in mine]
+    # My own draws from the stock name the card I drew: I held it.
+    assert [m["card"] for m in data["moves"]] == [m.record["card"] for m in mine]
+    assert {m["type"] for m in data["moves"]} >= {"draw", "discard"}
 
 
 def test_the_data_download_is_a_get_for_a_signed_in_player(client):

@@ -223,7 +223,50 @@ def test_a_stranger_walks_every_game_page_and_sees_no_private_game(client, publi
 def test_the_new_game_form_shows_every_field_in_exactly_one_of_its_groups():
     from games.forms import GameCreateForm
 
-    form = GameCreateForm()
+    form = GameCreateForm(initial={"seat_count": 8})
     grouped = [f.name for f in form.table_fields()] + [f.name for f in form.variant_fields()]
     grouped += [f.name for f in form.seat_fields()]
     assert sorted(grouped) == sorted(form.fields) and len(set(grouped)) == len(grouped)
+
+
+def seat_names(html: str) -> list[str]:
+    return re.findall(r'<select name="(seat_\d)"', html)
+
+
+def selected(html: str, name: str) -> str:
+    select = re.search(rf'<select name="{name}".*?</select>', html, re.S).group(0)
+    return re.search(r'<option value="([^"]*)" selected>', select).group(1)
+
+
+def test_the_new_game_form_shows_the_seats_of_the_chosen_number_of_players(client):
+    client.force_login(UserFactory())
+    new = reverse("game_new")
+    page = client.get(new).content.decode()
+    assert seat_names(page) == ["seat_2"]  # two players by default
+    # Without JavaScript: a button posts the form back, and the page comes back with the seats
+    # of that count, every choice kept, and no game.
+    assert re.search(r'<noscript><button type="submit" name="show_seats"[^>]*>', page)
+    data = {"seat_count": "4", "rounds": "classic", "seat_3": "hard", "jokers": "on"}
+    shown = client.post(new, {**data, "show_seats": "1"})
+    again = shown.content.decode()
+    assert shown.status_code == 200 and not Game.objects.exists()
+    assert seat_names(again) == ["seat_2", "seat_3", "seat_4"]
+    assert selected(again, "seat_3") == "hard" and selected(again, "seat_count") == "4"
+    assert re.search(r'<input type="checkbox" name="jokers"[^>]* checked', again)
+    # With htmx: a change of count swaps the seats alone, the choices made so far kept.
+    assert re.search(r'<fieldset id="seats"[^>]*hx-get="/games/new/"', page)
+    assert 'hx-trigger="change from:#id_seat_count"' in page
+    part = client.get(new, {"seat_count": "5", "seat_2": "medium"}, HTTP_HX_REQUEST="true")
+    html = part.content.decode()
+    assert part.status_code == 200 and "<form" not in html and html.lstrip().startswith("<fieldset")
+    assert seat_names(html) == ["seat_2", "seat_3", "seat_4", "seat_5"]
+    assert selected(html, "seat_2") == "medium"
+    # Junk counts are the default; a refused form keeps the seats of its count.
+    for junk in ("abc", "99", "1", "", "\uff13"):
+        answer = client.get(new, {"seat_count": junk})
+        assert answer.status_code == 200 and seat_names(answer.content.decode()) == ["seat_2"]
+    refused = client.post(new, {"seat_count": "3", "rounds": "forever"})
+    assert refused.status_code == 400 and seat_names(refused.content.decode()) == [
+        "seat_2",
+        "seat_3",
+    ]

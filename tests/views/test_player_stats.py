@@ -9,22 +9,30 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Preferences, User
-from games.models import RoundScore, Seat
+from games import services
+from games.models import RatingChange, RoundScore, Seat
 from games.selectors.player_stats import _streaks
 from tests.factories import GameFactory, UserFactory, started_game
+from tests.rated_games import play_rounds
 
 pytestmark = pytest.mark.django_db
 
 EPOCH = timezone.now() - datetime.timedelta(days=100)
 
 
-def finished_game(player, *, players=2, rank=1, total=0, day=0, rounds=()):
+def finished_game(player, *, players=2, rank=1, total=0, day=0, rounds=(), rated=True):
     """A finished game where `player` took `rank` with `total` points on day `day`, with their
-    RoundScore rows as (hand_size, penalty, went_out)."""
+    RoundScore rows as (hand_size, penalty, went_out), rated for them unless `rated` is False."""
     game = GameFactory(created_by=player, seat_count=players, finished=True)
     seat = Seat.objects.get(game=game, user=player)
     when = EPOCH + datetime.timedelta(days=day)
     Seat.objects.filter(pk=seat.pk).update(final_rank=rank, final_total=total, finished_at=when)
+    RatingChange.objects.filter(game=game, user=player).delete()  # what the factory rated
+    if rated:
+        RatingChange.objects.create(
+            game=game, user=player, rank=rank, mu_before=25, sigma_before=8, mu_after=25,
+            sigma_after=8, ordinal_after=1, finished_at=when,
+        )  # fmt: skip
     RoundScore.objects.bulk_create(
         RoundScore(
             game=game,
@@ -107,6 +115,32 @@ def test_a_single_game_is_the_best_but_not_also_the_worst(client):
     assert "1 game finished, 1 won (100% won)." in page
     assert "Best game:" in page and "Worst game:" not in page
     assert "Average penalty 1.0 over 1 round." in page and "Went out first 0 times" in page
+
+
+def test_practice_and_unrated_games_stay_out_of_the_records(client):
+    me = UserFactory()
+    finished_game(me, rank=2, total=30, day=1, rounds=[(3, 30, False)])
+    finished_game(me, rank=1, total=4, day=2, rounds=[(3, 4, False)], rated=False)
+    practice = services.game_practice_create(user=me)
+    services.game_resign(game_id=practice.pk, user=me)  # in round 1: 0 points, unrated
+    page = page_of(client, me).content.decode()
+    assert "1 game finished, 0 won (0% won)." in page
+    assert "Best game:" in page and ", 30 points." in page
+    assert " 0 points" not in page and " 4 points" not in page
+    assert "Average penalty 30.0 over 1 round." in page
+    assert "2 unrated games finished, not counted here." in page
+
+
+@pytest.mark.slow
+def test_the_round_statistics_count_the_same_games_as_games_finished(client):
+    me = UserFactory()
+    finished_game(me, total=12, rounds=[(3, 12, False)])
+    playing = started_game([me, UserFactory()])
+    play_rounds(playing, 1)
+    assert RoundScore.objects.filter(game=playing, user=me).exists()
+    page = page_of(client, me).content.decode()
+    assert "1 game finished, 1 won (100% won), 1 in progress." in page
+    assert "Average penalty 12.0 over 1 round." in page
 
 
 def hide(user):

@@ -31,13 +31,39 @@ def get(client, name, *args, **params):
 def test_the_leaderboard_lists_players_with_enough_rated_games_strongest_first(client, settings):
     settings.LEADERBOARD_MIN_GAMES = 5
     strong, weak = rated_players(2)
-    (newcomer,) = rated_players(1, games=4, start=10)
     page = get(client, "leaderboard").content.decode()
     assert page.index(strong.display_name) < page.index(weak.display_name)
-    assert newcomer.display_name not in page
     assert "@example.com" not in page
     assert f'href="{reverse("player", args=[strong.username])}"' in page
     assert 'href="/leaderboard/"' in page  # the top bar
+
+
+def test_newcomers_are_on_the_leaderboard_after_the_established_players_marked_provisional(
+    client, settings
+):
+    settings.LEADERBOARD_MIN_GAMES = 5
+    (newcomer,) = rated_players(1, games=4, start=10)  # the highest rating, 4 games
+    alone = get(client, "leaderboard").content.decode()
+    assert newcomer.display_name in alone and "Nobody has played" not in alone
+    strong, weak = rated_players(2)
+    page = get(client, "leaderboard").content.decode()
+    rows = re.findall(r"<tr>.*?</tr>", page.split("<tbody>", 1)[1], re.S)
+    assert [strong.display_name in rows[0], weak.display_name in rows[1]] == [True, True]
+    assert newcomer.display_name in rows[2] and "provisional" in rows[2]
+    assert '<td class="place">1</td>' in rows[0] and '<td class="place">2</td>' in rows[1]
+    assert "provisional" not in rows[0] + rows[1]
+
+
+def test_a_rating_chart_of_one_game_shows_its_point(client, settings):
+    settings.RATING_MIN_ROUNDS = 0
+    me, other = UserFactory(), UserFactory()
+    game = started_game([me, other])
+    services.game_resign(game_id=game.pk, user=other)
+    page = get(client, "player", me.username).content.decode()
+    svg = re.search(r'<svg class="rating-chart"[^>]*>.*?</svg>', page, re.S).group(0)
+    assert "<circle" in svg
+    rating = Rating.objects.get(user=me)
+    assert svg.count(f">{round(1000 + 40 * rating.ordinal)}</text>") == 1  # not "high / low"
 
 
 def test_the_leaderboard_comes_twenty_a_page_and_junk_pages_are_never_a_500(client):

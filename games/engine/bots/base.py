@@ -12,7 +12,7 @@ from ..cards import Card
 from ..errors import RuleError, gettext_noop
 from ..melds import arrange
 from ..rules import Rules
-from ..solver_memo import CARD_KEY, cached_discard_options, hand_key
+from ..solver_memo import CARD_KEY, cached_discard_options, cached_going_out_cards, hand_key
 from ..view import PlayerView
 
 
@@ -80,8 +80,8 @@ def discard_order(
 def going_out_cards(
     hand: Sequence[Card], wild_rank: int, rules: Rules, barred: tuple[int, str] | None
 ) -> list[Card]:
-    options = cached_discard_options(hand, wild_rank, rules)
-    return [c for c in hand if options[c] == 0 and (barred is None or face(c) != barred)]
+    going_out = cached_going_out_cards(hand, wild_rank, rules)
+    return [c for c in going_out if barred is None or face(c) != barred]
 
 
 def cannot_help(hand: Sequence[Card], top: Card, wild_rank: int, rules: Rules) -> bool:

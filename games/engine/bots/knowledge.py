@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..cards import Card, make_deck
-from ..solver_memo import cached_discard_options
+from ..solver_memo import cached_discard_options, cached_going_out_cards
 from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
 from .base import discard_order, face, related, takes_discard
 from .simple import MediumBot
@@ -163,7 +163,7 @@ def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView)
     after = [*hand, turn.threw]
     options = cached_discard_options(after, wild, rules)
     least = min(options.values())
-    if options[turn.threw] > least or least == 0:
+    if options[turn.threw] > least or (least == 0 and cached_going_out_cards(after, wild, rules)):
         return 0.0
     ranked = discard_order(
         after,

@@ -25,6 +25,7 @@ Shared facts (`legality`)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..cards import Card
 from ..rules import Rules
@@ -33,7 +34,15 @@ from .fast import fast_arrange, fast_hand
 from .legality import Arrangement, is_meld, wilds_of
 from .search import GeneralSearch
 
-__all__ = ["CACHE", "Arrangement", "arrange", "can_go_out", "discard_options", "is_meld"]
+__all__ = [
+    "CACHE",
+    "Arrangement",
+    "arrange",
+    "can_go_out",
+    "discard_options",
+    "going_out_rules",
+    "is_meld",
+]
 
 
 def _cap_never_binds(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> bool:
@@ -70,7 +79,14 @@ def discard_options(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -
     return GeneralSearch(hand, wild_rank, rules).discard_options()
 
 
+def going_out_rules(rules: Rules) -> Rules:
+    """`rules` with every left-over card costing something, so that a penalty of 0 means every
+    card is in a meld: going out asks for that, and a wild left over under `wild_penalty=0`
+    would pass for melded. Any card but such a wild costs at least 1 (an ace low)."""
+    return replace(rules, wild_penalty=1) if rules.wild_penalty == 0 else rules
+
+
 def can_go_out(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> list[Card]:
     """The cards whose discard leaves every other card of `hand` in melds."""
-    options = discard_options(hand, wild_rank, rules)
+    options = discard_options(hand, wild_rank, going_out_rules(rules))
     return [c for c in hand if options[c] == 0]

@@ -1,0 +1,1 @@
+SHORT_DATETIME_FORMAT = "D j. n., G:i"

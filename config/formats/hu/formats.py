@@ -1,0 +1,1 @@
+SHORT_DATETIME_FORMAT = "F j., D H:i"

@@ -1,0 +1,1 @@
+SHORT_DATETIME_FORMAT = "D j F, H:i"

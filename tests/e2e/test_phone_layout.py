@@ -1,0 +1,131 @@
+"""Long names and the phone: a 40-character display name without spaces and a 150-character
+username widen no page at 360 px; at 360 x 740 the hand and the piles are on the first screen in
+the first round and the last; and a new account takes the browser's time zone at sign-up."""
+
+import pytest
+
+from accounts.models import User
+from games import chat, friends, invitations, services
+from games.models import Game
+from tests.e2e.conftest import artifact, log_in
+from tests.e2e.table import fresh
+from tests.factories import GameFactory, UserFactory, play_on, started_game
+
+pytestmark = [pytest.mark.e2e, pytest.mark.worker]
+
+PHONE = {"width": 360, "height": 740}
+LONG_DISPLAY_NAME = "W" * 40
+LONG_USERNAME = "m" * 150
+
+
+def my_turn_to_draw(game, user) -> bool:
+    seat = game.seats.get(user=user).index
+    return game.to_move_seat == seat and game.version == game.turn_version
+
+
+def too_wide(page, path) -> str | None:
+    page.goto(path)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    return f"{path}: {width} px" if width > PHONE["width"] else None
+
+
+@pytest.fixture
+def every_game_rated(settings):
+    settings.RATING_MIN_ROUNDS = 0
+    settings.LEADERBOARD_MIN_GAMES = 1
+
+
+def test_long_names_widen_no_page_at_360_px(open_page, every_game_rated):
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
+    long = UserFactory(username=LONG_USERNAME, display_name="", table_tour_done=True)
+    playing = started_game([wide, long], seat_count=3, bots="medium")
+    chat.chat_post(game_id=playing.pk, user=long, text="x" * 200)
+    finished = started_game([long, wide])
+    services.game_resign(game_id=finished.pk, user=wide)
+    waiting = GameFactory(created_by=long, seat_count=3, is_public=False)
+    invitations.game_invite(game_id=waiting.pk, user=long, who=wide.username)
+    friends.follow_create(follower=wide, followee=long)
+    friends.follow_create(follower=long, followee=wide)
+
+    paths = [
+        "/", "/lobby/", "/friends/", "/leaderboard/", "/games/new/", "/notices/",
+        "/accounts/notifications/", "/how-to-play/", "/accounts/vacation/",
+        f"/players/{wide.username}/", f"/players/{long.username}/",
+        f"/games/{playing.pk}/", f"/games/{playing.pk}/history/", f"/games/{playing.pk}/chat/",
+        f"/games/{finished.pk}/", f"/games/{finished.pk}/replay/", f"/games/{waiting.pk}/",
+    ]  # fmt: skip
+    found = []
+    for user in (wide, long):
+        page = open_page(**PHONE)
+        log_in(page, user)  # lands on the dashboard with "Signed in as ..."
+        assert user.name in page.locator("main .messages").inner_text()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        found += [f"/ after login: {width} px"] if width > PHONE["width"] else []
+        page.locator("header .menu-button").click()  # the menu open, with the name in it
+        width = page.evaluate("document.documentElement.scrollWidth")
+        found += [f"/ with the menu open: {width} px"] if width > PHONE["width"] else []
+        page.screenshot(path=str(artifact(f"long-names-home-{user.pk}-360px.png")))
+        found += [problem for path in paths if (problem := too_wide(page, path))]
+        page.goto(f"/games/{playing.pk}/")
+        page.screenshot(path=str(artifact(f"long-names-table-{user.pk}-360px.png")), full_page=True)
+    assert not found, "\n".join(found)
+
+
+def first_screen(page, selector) -> bool:
+    box = page.locator(selector).bounding_box()
+    return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+
+
+def test_the_hand_and_the_piles_are_on_the_first_screen_in_every_round(open_page):
+    me = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
+    game = started_game([me], seat_count=4, bots="medium")
+    page = open_page(**PHONE)
+    log_in(page, me)
+    for round_index in (0, 10):  # the first round and the last (13 cards, 14 once drawn)
+        play_on(
+            game,
+            level="medium",
+            until=lambda g, wanted=round_index: g.round_index == wanted and my_turn_to_draw(g, me),
+        )
+        assert fresh(game).status == Game.Status.ACTIVE
+        page.goto(f"/games/{game.pk}/")
+        page.locator(f"#table[data-version='{game.version}'] .your-turn").wait_for()
+        name = "last" if round_index else "first"
+        page.screenshot(path=str(artifact(f"table-{name}-round-360x740.png")))
+        assert first_screen(page, "#table .piles"), f"the piles are below the fold ({name} round)"
+        assert first_screen(page, "#table form.hand"), f"the hand is below the fold ({name} round)"
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.reload()
+    page.screenshot(path=str(artifact("table-last-round-1280px.png")))
+
+
+def test_the_menu_folds_away_on_a_phone_and_opens_without_javascript(browser, site):
+    context = browser.new_context(base_url=site, viewport=PHONE, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        user = UserFactory()
+        log_in(page, user)
+        settings_link = page.locator("header").get_by_role("link", name="Settings")
+        assert not settings_link.is_visible()
+        page.locator("header .menu-button").click()
+        assert settings_link.is_visible()
+    finally:
+        context.close()
+
+
+def test_a_new_account_takes_the_browsers_time_zone(browser, site):
+    context = browser.new_context(base_url=site, timezone_id="Asia/Jakarta", locale="en")
+    try:
+        page = context.new_page()
+        page.goto("/accounts/signup/")
+        form = page.locator("main form")
+        form.locator("input[name=username]").fill("ada")
+        form.locator("input[name=email]").fill("ada@example.com")
+        form.locator("input[name=password1]").fill("a long enough pass 42")
+        form.locator("input[name=password2]").fill("a long enough pass 42")
+        with page.expect_navigation():
+            form.locator("button[type=submit]").click()
+        assert User.objects.get(username="ada").time_zone == "Asia/Jakarta"
+    finally:
+        context.close()

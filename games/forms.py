@@ -106,6 +106,13 @@ class GameCreateForm(forms.Form):
         help_text=_("Players you invite by name may always join."),
     )
     rounds = forms.ChoiceField(label=_("Rounds"), choices=ROUNDS_CHOICES, initial="classic")
+    start_when_full = forms.BooleanField(
+        label=_("Start when full"),
+        required=False,
+        initial=True,
+        help_text=_("The game starts by itself when its last seat is taken. Untick it to start "
+                    "the game yourself."),
+    )  # fmt: skip
 
     TABLE_FIELDS = (
         "seat_count",
@@ -113,6 +120,7 @@ class GameCreateForm(forms.Form):
         "max_timeouts",
         "visibility",
         "rounds",
+        "start_when_full",
     )
     SWITCHES = tuple(VARIANT_SWITCHES)
     SEATS = tuple(f"seat_{n}" for n in range(2, 9))  # seat 1 is the creator's

@@ -21,7 +21,7 @@ from .engine import Rules
 from .errors import GameError
 from .locking import lock_game
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, Follow, Game, Invitation, Notification, Seat
-from .notifications.outbox import notification_queue
+from .notifications.outbox import notification_queue, seat_news_queue
 
 MAX_INVITATIONS_PER_GAME = 20
 
@@ -51,20 +51,19 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
         raise GameError(_("Name a player, or give their email address."))
     if any(is_control(char) for char in who):
         raise GameError(_("That is not a player's name or an email address."))
+    named = User.objects.filter(
+        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
+    )
+    # The host and the bots are no secret to the host: a refusal with its reason tells nothing.
+    if named.filter(pk=user.pk).exists():
+        raise GameError(_("You cannot invite yourself: you already have a seat at this game."))
+    if User.objects.filter(Q(username__iexact=who) | Q(display_name__iexact=who), is_bot=True):
+        raise GameError(_("Bots are not invited: fill the empty seats with bots instead."))
     if game.invitations.filter(invited_as__iexact=who).exists():
         return None
     if game.invitations.count() >= MAX_INVITATIONS_PER_GAME:
         raise GameError(_("This game has sent all the invitations it may."), status=429)
-    invitee = (
-        User.objects.filter(
-            Q(username__iexact=who)
-            | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
-        )
-        .filter(is_bot=False, is_active=True)
-        .exclude(pk=user.pk)
-        .order_by("pk")
-        .first()
-    )
+    invitee = named.filter(is_bot=False, is_active=True).order_by("pk").first()
     if invitee is not None and game.seats.filter(user=invitee).exists():
         return None
     return _invite(game=game, host=user, invitee=invitee, invited_as=who)
@@ -111,6 +110,7 @@ def invitation_accept(*, invitation_id: int, user: User) -> Seat:
 def invitation_decline(*, invitation_id: int, user: User) -> Invitation:
     invitation = _lock_pending(invitation_id, user)
     _answer(invitation, Invitation.Status.DECLINED)
+    seat_news_queue(game=invitation.game, player=user, kind=Notification.Kind.DECLINED)
     return invitation
 
 
@@ -148,6 +148,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
         friends_only=finished.friends_only,
         max_timeouts=finished.max_timeouts,
         rated=finished.rated,
+        start_when_full=finished.start_when_full,
     )
     game.rematch_of = finished
     game.save(update_fields=["rematch_of"])
@@ -156,6 +157,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     Seat.objects.bulk_create(
         Seat(game=game, index=index, user=bot) for index, bot in enumerate(bots, start=1)
     )
+    services.game_start_if_full(game=game, by=user)  # against bots alone: at once
     for person in others:
         if not person.is_bot and person.is_active:
             _invite(game=game, host=user, invitee=person, invited_as=person.username)

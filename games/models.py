@@ -58,6 +58,9 @@ class Game(models.Model):
     )
     time_per_move_days = models.PositiveSmallIntegerField(null=True, blank=True)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
+    start_when_full = models.BooleanField(
+        default=True, help_text="Starts by itself when its last seat is taken (else by its host)."
+    )
     state = models.JSONField(
         null=True, blank=True, help_text="GameState.to_dict() after `version` moves"
     )
@@ -366,6 +369,11 @@ class Notification(models.Model):
         DIGEST = "digest", _("Daily digest")
         TIMED_OUT = "timed_out", _("Timed out: a bot plays for you")
         DROPPED = "dropped", _("Dropped after too many timeouts")
+        # The waiting room's news: to the host, a player took a seat or declined; to the people
+        # seated, the game started by itself.
+        JOINED = "joined", _("A player took a seat")
+        DECLINED = "declined", _("A player declined an invitation")
+        STARTED = "started", _("The game started")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -385,6 +393,14 @@ class Notification(models.Model):
     threshold = models.PositiveSmallIntegerField(
         default=0, help_text="Reminders: the percent of the time per move used."
     )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who took a seat or declined (JOINED, DECLINED): once per player and game.",
+    )
     day = models.DateField(null=True, blank=True, help_text="Digests: the day.")
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=40, blank=True, help_text="Why it was not sent.")
@@ -396,8 +412,13 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "kind", "channel", "game", "turn", "threshold"],
-                condition=Q(game__isnull=False),
+                condition=Q(game__isnull=False, player__isnull=True),
                 name="notification_once_per_turn",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "channel", "game", "player"],
+                condition=Q(player__isnull=False),
+                name="notification_once_per_player",
             ),
             models.UniqueConstraint(
                 fields=["user", "kind", "channel", "day"],
@@ -414,6 +435,9 @@ class Notification(models.Model):
                         "digest",
                         "timed_out",
                         "dropped",
+                        "joined",
+                        "declined",
+                        "started",
                     ]
                 ),
                 name="notification_kind_valid",
@@ -422,16 +446,30 @@ class Notification(models.Model):
                 condition=Q(status__in=["pending", "sent", "skipped", "failed"]),
                 name="notification_status_valid",
             ),
-            # Pushes are for the moments that call for a move (notifications.policy.PUSH_KINDS).
+            # Pushes are for the moments that call for a player (notifications.policy.PUSH_KINDS).
             models.CheckConstraint(
                 condition=Q(channel="mail")
-                | Q(channel="push", kind__in=["your_turn", "reminder", "invitation"]),
+                | Q(
+                    channel="push",
+                    kind__in=[
+                        "your_turn",
+                        "reminder",
+                        "invitation",
+                        "joined",
+                        "declined",
+                        "started",
+                    ],
+                ),
                 name="notification_channel_valid",
             ),
             models.CheckConstraint(
                 condition=Q(kind="digest", game__isnull=True, day__isnull=False)
                 | ~Q(kind="digest") & Q(game__isnull=False, day__isnull=True),
                 name="notification_digest_has_a_day_others_a_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(kind__in=["joined", "declined"]),
+                name="notification_player_iff_seat_news",
             ),
             models.CheckConstraint(
                 condition=Q(kind="reminder", threshold__gt=0, threshold__lt=100)

@@ -41,16 +41,23 @@ from .models import (
     Game,
     Heartbeat,
     Move,
+    Notification,
     RoundScore,
     Seat,
 )
-from .notifications.outbox import game_over_queue, your_turn_queue
+from .notifications.outbox import (
+    game_over_queue,
+    game_started_queue,
+    seat_news_queue,
+    your_turn_queue,
+)
 from .notifications.presence import presence_due
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
 from .relaxed import relaxed_commit
 from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
 from .selectors.pauses import turn_deadline
+from .selectors.viewer import other_people_playing
 
 
 def heartbeat_record(*, name: str) -> Heartbeat:
@@ -76,10 +83,12 @@ def game_create(
     seat_bots: Sequence[str | None] = (),
     max_timeouts: int = 3,
     rated: bool = True,
+    start_when_full: bool = True,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
-    A friends-only game is unlisted (`is_public` is ignored): the host's followees find it."""
+    A friends-only game is unlisted (`is_public` is ignored): the host's followees find it.
+    With `start_when_full` it starts when its last seat is taken: at once, if bots took them."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -97,13 +106,15 @@ def game_create(
         friends_only=friends_only,
         max_timeouts=max_timeouts,
         rated=rated,
+        start_when_full=start_when_full,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index, kind in enumerate(seat_bots[: seat_count - 1], start=1):
         if kind:
             _seat_bot(game, index, kind)
     if bot_kind:
-        game_fill_with_bots(game_id=game.pk, user=creator, bot_kind=bot_kind)
+        _seat_bots(game, bot_kind)
+    game_start_if_full(game=game, by=creator)
     return game
 
 
@@ -142,9 +153,12 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
         raise GameError(_("You already have a seat at this game."), status=409)
     try:
         with transaction.atomic():
-            return Seat.objects.create(game=game, index=_free_index(game), user=user)
+            seat = Seat.objects.create(game=game, index=_free_index(game), user=user)
     except IntegrityError:
         raise GameError(_("That seat was just taken; try again."), status=409) from None
+    if not game_start_if_full(game=game, by=user):
+        seat_news_queue(game=game, player=user, kind=Notification.Kind.JOINED)
+    return seat
 
 
 @transaction.atomic
@@ -164,19 +178,26 @@ def game_leave(*, game_id: int, user: User) -> Game:
 @transaction.atomic
 def game_practice_create(*, user: User) -> Game:
     """A practice game: the player against the easy bot, unlisted, without a clock, unrated (a
-    win over the easy bot, or a try given up in round 1, is no record), started."""
-    game = game_create(
+    win over the easy bot, or a try given up in round 1, is no record), started (full of bots at
+    creation)."""
+    return game_create(
         creator=user, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy", rated=False
     )
-    return game_start(game_id=game.pk, user=user)
 
 
 @transaction.atomic
 def game_fill_with_bots(*, game_id: int, user: User, bot_kind: str = "easy") -> list[Seat]:
-    """Give every empty seat to a bot of `bot_kind`."""
+    """Give every empty seat to a bot of `bot_kind` (the game then starts, if it starts when
+    full)."""
     game = lock_game(game_id)
     require_open(game)
     require_creator(game, user)
+    seats = _seat_bots(game, bot_kind)
+    game_start_if_full(game=game, by=user)
+    return seats
+
+
+def _seat_bots(game: Game, bot_kind: str) -> list[Seat]:
     taken = set(game.seats.values_list("index", flat=True))
     return [
         _seat_bot(game, index, bot_kind) for index in range(game.seat_count) if index not in taken
@@ -216,6 +237,23 @@ def game_start(*, game_id: int, user: User) -> Game:
     require_creator(game, user)
     if game.seats.count() != game.seat_count:
         raise GameError(_("Every seat must be taken before the game starts."), status=409)
+    _begin(game, by=user)
+    return game
+
+
+def game_start_if_full(*, game: Game, by: User) -> bool:
+    """Start the game if it starts when full and its last seat is taken; whether it did. Called
+    by whatever took the seat, in its transaction, the game locked (or not yet committed), so
+    that no two seat-takers both start it."""
+    if not game.start_when_full or game.seats.count() != game.seat_count:
+        return False
+    _begin(game, by=by)
+    return True
+
+
+def _begin(game: Game, *, by: User) -> None:
+    """Deal the first round; the first to move hears it is their turn, the other people seated
+    that the game started (not `by`, whose request started it: its answer shows the table)."""
     state = GameState.new(Rules.from_dict(game.rules), game.seat_count, game.seed)
     now = timezone.now()
     game.status = Game.Status.ACTIVE
@@ -223,7 +261,7 @@ def game_start(*, game_id: int, user: User) -> Game:
     _store_state(game, state, now=now, turn_changed=True)
     game.save()
     game_queue_next(game=game)
-    return game
+    game_started_queue(game=game, started_by=by)
 
 
 # -- moves -----------------------------------------------------------------------------------
@@ -362,8 +400,11 @@ def _apply(
     # A new round is a new turn, even for the seat that played the last one.
     turn_changed = state.to_move != before_to_move or record.round_ended
     _store_state(game, state, now=now, turn_changed=turn_changed)
-    if state.is_over:
-        game_finish(game=game, state=state, now=now, reason=Game.EndReason.COMPLETED)
+    if state.is_over:  # a person's own last move: the table answering it shows them the end
+        ended_by = None if by_bot else seat.user
+        game_finish(
+            game=game, state=state, now=now, reason=Game.EndReason.COMPLETED, ended_by=ended_by
+        )
     if not by_bot and seat.autopilot:
         seat.autopilot = False  # the player is back
         seat.timeouts = 0
@@ -392,10 +433,13 @@ def _record_round(game: Game, state: GameState) -> None:
     RoundScore.objects.bulk_create(round_scores(game, state, last, users))
 
 
-def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
+def game_finish(
+    *, game: Game, state: GameState, now, reason: str, ended_by: User | None = None
+) -> None:
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
     reads; an early end (resignation, drop) leaves the engine's state mid-round. The ratings change
-    here, in the same transaction. The caller holds the game's lock and saves the row."""
+    here, in the same transaction. The caller holds the game's lock and saves the row.
+    `ended_by`: the person whose own request ended it, who sees the end on the page it answers."""
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now
@@ -405,7 +449,7 @@ def game_finish(*, game: Game, state: GameState, now, reason: str) -> None:
     seats_rank(seats, state, now)
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
-    game_over_queue(game=game)  # sent after the commit
+    game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
 
 
 def game_queue_next(*, game: Game) -> None:
@@ -439,17 +483,22 @@ def game_resign(*, game_id: int, user: User) -> Game:
         raise GameError(_("You have already resigned."), status=409)
     seat.resigned = True
     seat.save(update_fields=["resigned"])
-    people_left = game.seats.filter(user__is_bot=False, resigned=False).count()
-    return game_play_on(game=game, end_now=people_left < 2)
+    return game_play_on(game=game, end_now=other_people_playing(game, seat) < 2, ended_by=user)
 
 
-def game_play_on(*, game: Game, end_now: bool) -> Game:
+def game_play_on(*, game: Game, end_now: bool, ended_by: User | None = None) -> Game:
     """After a seat left play (resigned, or its player departed, games/departure.py), in the
     caller's transaction with the game locked: the game ends at once, ranked by the totals so
     far, when `end_now`; else a bot plays the seat on. Either way the next turn's work is queued."""
     if end_now:
         state = GameState.from_dict(game.state)
-        game_finish(game=game, state=state, now=timezone.now(), reason=Game.EndReason.RESIGNED)
+        game_finish(
+            game=game,
+            state=state,
+            now=timezone.now(),
+            reason=Game.EndReason.RESIGNED,
+            ended_by=ended_by,
+        )
     game.save()
     game_queue_next(game=game)
     return game

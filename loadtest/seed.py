@@ -35,8 +35,8 @@ def seed(*, players: int, prefix: str) -> list[dict]:
         )
         services.game_join(game_id=game.pk, user=guest, invite_code=game.invite_code)
         bot = "easy" if first % 4 == 0 else "medium"
+        # The last seats taken: the game starts.
         services.game_fill_with_bots(game_id=game.pk, user=host, bot_kind=bot)
-        services.game_start(game_id=game.pk, user=host)
         seeded += [
             {"username": user.username, "password": PASSWORD, "game": game.pk}
             for user in (host, guest)

@@ -46,11 +46,13 @@ class UserFactory(factory.django.DjangoModelFactory):
 
 
 def _start(game: Game, create: bool, extracted, **kwargs) -> None:
-    """Fill the free seats with new players (a game starts full), then start it."""
+    """Fill the free seats with new players, then start it (if the last seat did not)."""
     while game.seats.count() < game.seat_count:
         services.game_join(game_id=game.pk, user=UserFactory(), invite_code=game.invite_code)
-    services.game_start(game_id=game.pk, user=game.created_by)
     game.refresh_from_db()
+    if game.status == Game.Status.OPEN:
+        services.game_start(game_id=game.pk, user=game.created_by)
+        game.refresh_from_db()
 
 
 def _resign(game: Game, create: bool, extracted, **kwargs) -> None:

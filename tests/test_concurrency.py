@@ -126,3 +126,14 @@ def test_a_double_clicked_invitation_to_a_friend_makes_one_game():
     assert not [r for r in results if isinstance(r, Exception)], results
     assert len(set(results)) == 1
     assert Game.objects.filter(created_by=me).count() == 1
+
+
+def test_the_join_that_takes_the_last_seat_starts_the_game_once():
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3)
+    guests = [UserFactory() for _ in range(6)]
+    results = race(6, lambda i: services.game_join(game_id=game.pk, user=guests[i]))
+    assert sum(not isinstance(r, Exception) for r in results) == 2
+    game.refresh_from_db()
+    assert game.status == "active" and game.seats.count() == 3
+    assert GameState.from_dict(game.state).to_move == game.to_move_seat

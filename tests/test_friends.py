@@ -164,8 +164,7 @@ def test_a_rematch_of_a_friends_only_game_is_friends_only():
     host, friend = UserFactory(), UserFactory()
     follow(host, friend)
     game = friends_game(host, seat_count=2)
-    services.game_join(game_id=game.pk, user=friend)
-    services.game_start(game_id=game.pk, user=host)
+    services.game_join(game_id=game.pk, user=friend)  # the last seat: it starts
     services.game_resign(game_id=game.pk, user=friend)
     rematch = invitations.game_rematch(game_id=game.pk, user=host)
     assert (rematch.friends_only, rematch.is_public) == (True, False)

@@ -17,9 +17,14 @@ from tests.factories import UserFactory, play_one, started_game
 pytestmark = pytest.mark.django_db
 
 
-def private_game(host, seat_count=3):
+def private_game(host, seat_count=3, **options):
     return services.game_create(
-        creator=host, rules=Rules(), seat_count=seat_count, time_per_move_days=2, is_public=False
+        creator=host,
+        rules=Rules(),
+        seat_count=seat_count,
+        time_per_move_days=2,
+        is_public=False,
+        **options,
     )
 
 
@@ -115,7 +120,7 @@ def test_accepting_an_invitation_the_game_cannot_honour_is_a_clear_409_and_chang
     client, why
 ):
     host, friend, other = UserFactory(), UserFactory(), UserFactory()
-    game = private_game(host, seat_count=2)
+    game = private_game(host, seat_count=2, start_when_full=False)
     invitation = invite(game, host, friend.username)
     services.game_join(game_id=game.pk, user=other, invite_code=game.invite_code)  # the last seat
     expected = "This game is full."
@@ -244,3 +249,31 @@ def test_the_round_column_follows_every_move():
         play_one(game, by_seat)
         assert game.round_index == GameState.from_dict(game.state).round_index
     assert game.round_index == 1
+
+
+@pytest.mark.parametrize("who", ["me", "ME@example.com", "bot-easy", "Easy Bot"])
+def test_inviting_yourself_or_a_bot_is_refused_with_the_reason(client, who):
+    from accounts.services import bots_ensure
+
+    bots_ensure()
+    host = UserFactory(username="me", email="me@example.com")
+    game = private_game(host)
+    client.force_login(host)
+    response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": who})
+    assert response.status_code == 400
+    reason = (
+        "You cannot invite yourself" if who.lower().startswith("me") else "Bots are not invited"
+    )
+    assert reason in response.content.decode()
+    assert not Invitation.objects.filter(game=game).exists()
+
+
+def test_the_answer_to_an_invitation_claims_no_more_than_is_known(client):
+    host = UserFactory()
+    game = private_game(host)
+    client.force_login(host)
+    answer = client.post(
+        reverse("game_invite", kwargs={"game_id": game.pk}), {"who": "ghost"}, follow=True
+    )
+    words = [str(m) for m in answer.context["messages"]]
+    assert words == ["If a player has the name “ghost”, they will see your invitation."]

@@ -236,7 +236,7 @@ def player_world(scale: int):
     seats = min(8, 2 * scale)
     for _ in range(scale):
         GameFactory(seat_count=seats, players=[UserFactory() for _ in range(seats - 2)])
-    waiting = GameFactory(created_by=me, seat_count=seats, players=[rival])
+    waiting = GameFactory(created_by=me, seat_count=seats, players=[rival], start_when_full=False)
     for _ in range(scale):
         invitations.game_invite(game_id=waiting.pk, user=me, who=UserFactory().username)
     active = Seat.objects.filter(user=me, game__status=Game.Status.ACTIVE).values("game_id")
@@ -275,7 +275,8 @@ PLAYER_PAGES = {
     "dashboard, page 2": 9,
     "lobby": 5,  # the open games with their hosts, their seats, the seated players
     "friends": 5,  # the people followed, their open games, those games' seats
-    "notices": 4,  # the mail rows, the games with others' moves, the look recorded
+    # The mail rows, the games with others' moves, the rounds that ended in them, the look.
+    "notices": 5,
     "leaderboard": 4,
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 4
@@ -288,9 +289,10 @@ PLAYER_PAGES = {
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,
-    # The game, its seats with their players, the invitations sent, the bar's count.
-    "waiting room, for its host": 5,
-    "waiting room, for a seated guest": 4,
+    # The game, its seats with their players, the invitations sent, the invitations answered
+    # (the mark its poll sends back), the bar's count.
+    "waiting room, for its host": 6,
+    "waiting room, for a seated guest": 5,
 }
 
 

@@ -31,7 +31,7 @@ def test_create_validates_players_and_time_per_move():
 
 def test_join_leave_and_start_rules():
     host, guest, late = UserFactory(), UserFactory(), UserFactory()
-    game = services.game_create(creator=host, rules=Rules(), seat_count=2)
+    game = services.game_create(creator=host, rules=Rules(), seat_count=2, start_when_full=False)
     with pytest.raises(GameError, match="Every seat"):
         services.game_start(game_id=game.pk, user=host)
     services.game_join(game_id=game.pk, user=guest)
@@ -53,7 +53,9 @@ def test_join_leave_and_start_rules():
 
 def test_host_leaving_cancels_and_bots_fill_every_empty_seat():
     host = UserFactory()
-    game = services.game_create(creator=host, rules=Rules(), seat_count=4, bot_kind="easy")
+    game = services.game_create(
+        creator=host, rules=Rules(), seat_count=4, bot_kind="easy", start_when_full=False
+    )
     seats = list(game.seats.select_related("user"))
     assert len(seats) == 4 and all(s.user.is_bot for s in seats[1:])
     assert len({s.user_id for s in seats}) == 4
@@ -184,3 +186,56 @@ def test_resigning_ranks_last_and_ends_a_game_left_with_one_person():
     assert ranks[a.pk] == 1 and ranks[b.pk] >= 2 and ranks[c.pk] >= 2
     with pytest.raises(GameError, match="over"):
         services.move_draw(game_id=game.pk, user=a, version=game.version, source="stock")
+
+
+def _fill_by_join(game, host, last):
+    services.game_join(game_id=game.pk, user=last, invite_code=game.invite_code)
+
+
+def _fill_by_invitation(game, host, last):
+    from games import invitations
+
+    invitation = invitations.game_invite(game_id=game.pk, user=host, who=last.username)
+    invitations.invitation_accept(invitation_id=invitation.pk, user=last)
+
+
+def _fill_by_bots(game, host, last):
+    services.game_fill_with_bots(game_id=game.pk, user=host, bot_kind="easy")
+
+
+@pytest.mark.parametrize("fill", [_fill_by_join, _fill_by_invitation, _fill_by_bots])
+def test_a_game_starts_by_itself_when_its_last_seat_is_taken(fill):
+    from games.models import Notification
+
+    host, first, last = UserFactory(), UserFactory(), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3, is_public=False)
+    services.game_join(game_id=game.pk, user=first, invite_code=game.invite_code)
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+    assert list(Notification.objects.filter(kind="joined").values_list("user", "player")) == [
+        (host.pk, first.pk)
+    ]
+    fill(game, host, last)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.started_at is not None
+    to_move = game.seats.get(index=game.to_move_seat).user
+    people = {host, first} | ({last} if fill is not _fill_by_bots else set())
+    starter = host if fill is _fill_by_bots else last
+    # Each person hears it once: their turn, or that the game started; not whoever started it.
+    started = set(Notification.objects.filter(kind="started").values_list("user", flat=True))
+    assert started == {p.pk for p in people - {starter, to_move}}
+    if not to_move.is_bot:
+        assert Notification.objects.filter(kind="your_turn", user=to_move).exists()
+
+
+def test_a_game_made_with_every_seat_a_bot_starts_at_once_unless_the_host_waits():
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3, bot_kind="easy")
+    assert game.status == Game.Status.ACTIVE
+    waits = services.game_create(
+        creator=host, rules=Rules(), seat_count=2, seat_bots=["hard"], start_when_full=False
+    )
+    assert waits.status == Game.Status.OPEN
+    with pytest.raises(GameError):
+        services.game_start(game_id=waits.pk, user=UserFactory())
+    assert services.game_start(game_id=waits.pk, user=host).status == Game.Status.ACTIVE

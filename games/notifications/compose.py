@@ -262,6 +262,46 @@ def _digest_context(row: Notification) -> dict:
     }
 
 
+def seat_news_subject(kind: str, game_number: int, player: str) -> str:
+    if kind == Notification.Kind.JOINED:
+        return _("%(player)s took a seat at game #%(n)d") % {"player": player, "n": game_number}
+    if kind == Notification.Kind.DECLINED:
+        return _("%(player)s declined your invitation to game #%(n)d") % {
+            "player": player,
+            "n": game_number,
+        }
+    return _("Game #%(n)d has started") % {"n": game_number}
+
+
+def seat_news_line(*, open_: bool, names: list[str], seat_count: int) -> str:
+    """Where the game stands when the mail is written: its seats taken, or who plays it."""
+    if open_ and len(names) == seat_count:  # a game its host starts (not "start when full")
+        return _("Every seat is taken: the game waits for you to start it.")
+    if open_:
+        return ngettext(
+            "%(taken)d of %(seats)d seats is taken.",
+            "%(taken)d of %(seats)d seats are taken.",
+            len(names),
+        ) % {"taken": len(names), "seats": seat_count}
+    return _("At the table: %(players)s.") % {"players": ", ".join(names)}
+
+
+def _seat_news_context(row: Notification) -> dict:
+    """A player took a seat or declined (to the host), or the game started (to those seated):
+    names and seats only, no card."""
+    game = row.game
+    names = [s.user.name for s in game.seats.select_related("user").order_by("index")]
+    return {
+        **base_context(row.user, row.kind),
+        "game_number": game.pk,
+        "line": seat_news_line(
+            open_=game.status == Game.Status.OPEN, names=names, seat_count=game.seat_count
+        ),
+        "play_url": game_url(game),
+        "subject": seat_news_subject(row.kind, game.pk, row.player.name if row.player else ""),
+    }
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -270,4 +310,7 @@ CONTEXT_BUILDERS = {
     Notification.Kind.DIGEST: _digest_context,
     Notification.Kind.TIMED_OUT: _timed_out_context,
     Notification.Kind.DROPPED: _dropped_context,
+    Notification.Kind.JOINED: _seat_news_context,
+    Notification.Kind.DECLINED: _seat_news_context,
+    Notification.Kind.STARTED: _seat_news_context,
 }

@@ -38,6 +38,7 @@ def notification_queue(
     turn: int = 0,
     threshold: int = 0,
     day=None,
+    player: User | None = None,
     countdown: float = 0,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
@@ -58,6 +59,7 @@ def notification_queue(
             turn=turn,
             threshold=threshold,
             day=day,
+            player=player,
             defaults={
                 "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
                 "reason": reason,
@@ -102,12 +104,41 @@ def your_turn_queue(*, game: Game, seat: Seat) -> None:
     )
 
 
-def game_over_queue(*, game: Game) -> None:
+def game_over_queue(*, game: Game, ended_by: User | None = None) -> None:
     """The game has ended (called in its transaction): a summary to every person at it, but
-    one who has deleted their account."""
+    one who has deleted their account, and but `ended_by`, whose own request (a resignation)
+    ended it: the page answering it shows them the end, so their row is only the record."""
     for seat in game.seats.select_related("user"):
-        if not seat.user.is_bot and not seat.departed:
+        if seat.user.is_bot or seat.departed:
+            continue
+        if ended_by is not None and seat.user_id == ended_by.pk:
+            notification_record_skipped(
+                user=seat.user,
+                kind=Notification.Kind.GAME_OVER,
+                game=game,
+                turn=0,
+                threshold=0,
+                reason="own_action",
+            )
+        else:
             notification_queue(user=seat.user, kind=Notification.Kind.GAME_OVER, game=game)
+
+
+def seat_news_queue(*, game: Game, player: User, kind: str) -> None:
+    """To the host (in the transaction that causes it): `player` took a seat (JOINED) or declined
+    their invitation (DECLINED). Once per player and game; no mail while the host watches the
+    waiting room (policy.no_longer_wanted)."""
+    if player.pk != game.created_by_id:
+        notification_queue(user=game.created_by, kind=kind, game=game, player=player)
+
+
+def game_started_queue(*, game: Game, started_by: User) -> None:
+    """The game has started (in its transaction): the people seated hear it, but `started_by`
+    (whose request started it sees the table) and the player to move (told it is their turn)."""
+    for seat in game.seats.select_related("user"):
+        if seat.user.is_bot or seat.user_id == started_by.pk or seat.index == game.to_move_seat:
+            continue
+        notification_queue(user=seat.user, kind=Notification.Kind.STARTED, game=game)
 
 
 def timed_out_queue(*, game: Game, seat: Seat) -> None:

@@ -29,11 +29,21 @@ class PushServiceBusy(Exception):
 # for now (a connection error is an OSError, requests' included).
 SEND_ERRORS = (smtplib.SMTPException, OSError, PushServiceBusy)
 
-# The kinds that also go to the player's devices: the moments that call for them to act.
+# The kinds that also go to the player's devices: the moments that call for them to act, and
+# the waiting room's news, where a game waiting on nobody in particular would otherwise die.
 PUSH_KINDS = (
     Notification.Kind.YOUR_TURN,
     Notification.Kind.REMINDER,
     Notification.Kind.INVITATION,
+    Notification.Kind.JOINED,
+    Notification.Kind.DECLINED,
+    Notification.Kind.STARTED,
+)
+# The waiting room's news: worth a mail or push only to a player who is not looking at the game.
+SEAT_NEWS_KINDS = (
+    Notification.Kind.JOINED,
+    Notification.Kind.DECLINED,
+    Notification.Kind.STARTED,
 )
 
 
@@ -49,6 +59,11 @@ TOPIC_OF_KIND = {
     # with the game-over summaries.
     Notification.Kind.TIMED_OUT: "reminders",
     Notification.Kind.DROPPED: "game_over",
+    # Who answered the host's call, and the game it made starting: the news of bringing
+    # players together, as the invitations are.
+    Notification.Kind.JOINED: "invitations",
+    Notification.Kind.DECLINED: "invitations",
+    Notification.Kind.STARTED: "invitations",
 }
 
 
@@ -133,6 +148,12 @@ def no_longer_wanted(row: Notification, now: datetime) -> str:
         and not game.invitations.filter(invitee=user, status=Invitation.Status.PENDING).exists()
     ):
         return "declined"
+    if row.kind in SEAT_NEWS_KINDS:
+        if game.status == Game.Status.CANCELLED:
+            return "moved_on"
+        seat = game.seats.filter(user=user).first()
+        if seat is not None and is_watching(seat, now):
+            return "seen"  # the page (its poll) showed it
     if row.kind == Notification.Kind.DIGEST and not games_waiting_on(user).exists():
         return "nothing_waiting"
     if row.kind == Notification.Kind.TIMED_OUT and not still_on_autopilot(row):

@@ -16,7 +16,14 @@ from accounts.models import User
 from ..engine import GameState, Rules, simulate_game
 from ..models import Notification
 from ..presentation import card_info, cards_info, rank_plural, scoresheet, sort_hand
-from .compose import absolute, base_context, dropped_subject, timed_out_subject
+from .compose import (
+    absolute,
+    base_context,
+    dropped_subject,
+    seat_news_line,
+    seat_news_subject,
+    timed_out_subject,
+)
 
 
 @functools.cache
@@ -90,6 +97,14 @@ def sample_context(kind: str, user: User) -> dict:
             "game_ended": False,
             "game_url": table["play_url"],
             "subject": dropped_subject(42, 3),
+        }
+    if kind in (Notification.Kind.JOINED, Notification.Kind.DECLINED, Notification.Kind.STARTED):
+        started = kind == Notification.Kind.STARTED
+        return {
+            **base,
+            "line": seat_news_line(open_=not started, names=names[:2], seat_count=3),
+            "play_url": table["play_url"],
+            "subject": seat_news_subject(kind, 42, "Sam"),
         }
     if kind == Notification.Kind.GAME_OVER:
         final = _sample_game()

@@ -18,7 +18,7 @@ from accounts.services import push_subscription_delete
 
 from ..models import Notification
 from .compose import in_recipients_terms, notice_context
-from .policy import PushServiceBusy
+from .policy import SEAT_NEWS_KINDS, PushServiceBusy
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +33,8 @@ def push_payload(row: Notification) -> dict:
         context = notice_context(row)
         if row.kind == Notification.Kind.INVITATION:
             body, url = _("Open the invitation to take a seat."), context["join_url"]
+        elif row.kind in SEAT_NEWS_KINDS:
+            body, url = context["line"], context["play_url"]
         else:
             body = _("Round %(round)d of %(rounds)d: %(wild)s are wild.") % context
             url = context["play_url"]

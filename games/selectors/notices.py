@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from accounts.models import User
 
-from ..models import Game, Move, Notification, Seat
+from ..models import Game, Move, Notification, RoundScore, Seat
 
 # The page also shows what came before the last look, this far back, so that a look is not lost.
 EARLIER = timedelta(days=7)
@@ -28,13 +28,20 @@ PER_SOURCE = 50
 
 
 @dataclass(frozen=True)
+class RoundOver:
+    number: int  # 1-based
+    went_out: str  # who went out ("" for the viewer)
+
+
+@dataclass(frozen=True)
 class Notice:
     kind: str  # a Notification.Kind, or "moves"
     at: datetime
     game: Game | None
-    count: int = 0  # moves: how many the others made
+    rounds: tuple[RoundOver, ...] = ()  # moves: the rounds that ended meanwhile
     detail: int = 0  # reminders: the percent of the time used
     your_turn: bool = False  # moves: the turn is now the player's
+    player: str = ""  # joined, declined: who
 
 
 class Source(Protocol):
@@ -71,11 +78,17 @@ class OutboxSource:
     def items(self, user: User, since: datetime) -> list[Notice]:
         rows = (
             self.rows(user.pk, since)
-            .select_related("game__created_by")
+            .select_related("game__created_by", "player")
             .order_by("-created_at")[:PER_SOURCE]
         )
         return [
-            Notice(kind=row.kind, at=row.created_at, game=row.game, detail=row.threshold)
+            Notice(
+                kind=row.kind,
+                at=row.created_at,
+                game=row.game,
+                detail=row.threshold,
+                player=row.player.name if row.player else "",
+            )
             for row in rows
         ]
 
@@ -84,7 +97,9 @@ class OutboxSource:
 
 
 class MovesSource:
-    """The moves the others made in the player's games: one notice per game."""
+    """The moves the others made in the player's games: one notice per game, saying what
+    matters of them (the rounds that ended, who went out, whether it is the player's turn), not
+    how many there were."""
 
     def _others_moves(self, since: datetime):
         return Move.objects.filter(game=OuterRef("game"), created_at__gt=since).exclude(
@@ -102,21 +117,19 @@ class MovesSource:
 
     def items(self, user: User, since: datetime) -> list[Notice]:
         moves = self._others_moves(since).order_by().values("game")
-        seats = (
+        seats = list(
             self.seats(user.pk, since)
-            .annotate(
-                moves=Subquery(moves.annotate(n=Count("pk")).values("n")[:1]),
-                last_at=Subquery(moves.annotate(at=Max("created_at")).values("at")[:1]),
-            )
+            .annotate(last_at=Subquery(moves.annotate(at=Max("created_at")).values("at")[:1]))
             .select_related("game")
             .order_by("-last_at")[:PER_SOURCE]
         )
+        rounds = rounds_over_since(seats, since)
         return [
             Notice(
                 kind="moves",
                 at=seat.last_at,
                 game=seat.game,
-                count=seat.moves,
+                rounds=rounds.get(seat.game_id, ()),
                 your_turn=seat.game.status == Game.Status.ACTIVE
                 and seat.game.to_move_seat == seat.index
                 and not (seat.autopilot or seat.resigned),
@@ -126,6 +139,29 @@ class MovesSource:
 
     def count(self, user_id: int, since: datetime) -> Expression:
         return _counted(self.seats(user_id, since), "user")
+
+
+def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:
+    """For each of these seats' games, the rounds that ended after `since`, in order, each with
+    who went out (a round ends some turns after that): one query."""
+    mine = {seat.game_id: seat.index for seat in seats}
+    ended = Move.objects.filter(
+        game=OuterRef("game"),
+        round_index=OuterRef("round_index"),
+        created_at__gt=since,
+        record__round_ended=True,
+    )
+    outs = (
+        RoundScore.objects.filter(game_id__in=mine, went_out=True)
+        .filter(Exists(ended))
+        .select_related("user")
+        .order_by("game_id", "round_index")
+    )
+    rounds: dict[int, tuple[RoundOver, ...]] = {}
+    for out in outs:
+        name = "" if out.seat == mine[out.game_id] else out.user.name
+        rounds[out.game_id] = (*rounds.get(out.game_id, ()), RoundOver(out.round_index + 1, name))
+    return rounds
 
 
 SOURCES: tuple[Source, ...] = (OutboxSource(), MovesSource())

@@ -6,7 +6,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 
-from ..models import Follow, Game, Seat
+from ..models import Follow, Game, Invitation, Seat
 
 
 def host_follows(user: User) -> Exists:
@@ -89,3 +89,19 @@ def chat_version(game: Game, seat: Seat | None) -> int:
     """The chat's part of the table's version, for this viewer: 0 for one who may not read it
     (so that the page tells them nothing of it)."""
     return game.chat_count if can_chat(game, seat) else 0
+
+
+def other_people_playing(game: Game, seat: Seat) -> int:
+    """How many people besides this seat's player still play the game themselves (not resigned;
+    bots do not count): when none would be left, a resignation ends the game
+    (services.game_resign)."""
+    return game.seats.filter(user__is_bot=False, resigned=False).exclude(pk=seat.pk).count()
+
+
+def waiting_mark(game: Game) -> str:
+    """What the others can change on a waiting room's page, in a few characters: its status, who
+    holds the seats (their ids) and how many invitations were answered. The page's poll sends it
+    back; another mark means the page is out of date."""
+    seats = "-".join(str(seat.pk) for seat in game.seats.all())
+    answered = game.invitations.exclude(status=Invitation.Status.PENDING).count()
+    return f"{game.status}.{answered}.{seats}"

@@ -11,13 +11,13 @@ from .. import invitations
 from ..errors import GameError
 from ..ratelimit import rate_limit_consume
 from ..selectors import lists
-from .play import viewable_game
+from .play import render_game, viewable_game
 
 
 @require_POST
 @login_required
 def game_invite(request, game_id):
-    viewable_game(request, game_id)  # else 404, before any refusal tells about the game
+    game, seat = viewable_game(request, game_id)  # else 404, before any refusal tells about it
     try:
         rate_limit_consume(user=request.user, action="invitation")
     except GameError as error:
@@ -25,17 +25,14 @@ def game_invite(request, game_id):
     try:
         who = request.POST.get("who", "")
         invitations.game_invite(game_id=game_id, user=request.user, who=who)
-    except GameError as error:
-        messages.error(request, error.message)
-    else:
-        messages.success(
-            request,
-            _(
-                "Invitation sent to “%(who)s”. If they play here, it waits on their page of "
-                "games (and in their mail, if they take invitations by mail)."
-            )
-            % {"who": who.strip()[:60]},
-        )
+    except GameError as error:  # the waiting room again, with the reason by the form
+        return render_game(request, game, seat, status=error.status, error=error.message)
+    # Whether such a player exists stays unsaid (games/invitations.py), so this claims no more.
+    messages.success(
+        request,
+        _("If a player has the name “%(who)s”, they will see your invitation.")
+        % {"who": who.strip()[:60]},
+    )
     return redirect("game", game_id=game_id)
 
 

@@ -11,7 +11,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
@@ -71,6 +71,7 @@ def game_new(request):
                 friends_only=data["visibility"] == "friends",
                 bot_kind=data["bots"],
                 seat_bots=form.seat_bots(),
+                start_when_full=data["start_when_full"],
             )
         except GameError as error:
             form.add_error(None, error.message)
@@ -143,6 +144,8 @@ def _waiting_context(request, game, seat, error=None):
             reverse("invite", kwargs={"code": game.invite_code})
         ),
         "bot_form": BotFillForm(),
+        "poll_seconds": TABLE_POLL_SECONDS,
+        "waiting_mark": viewer.waiting_mark(game),
     }
 
 
@@ -165,7 +168,7 @@ def _table_context(request, game, seat, error=None, *, partial=False):
     return context
 
 
-def _render_game(request, game, seat, *, status=200, error=None):
+def render_game(request, game, seat, *, status=200, error=None):
     if game.status not in AT_TABLE:
         context = _waiting_context(request, game, seat, error)
         return render(request, "games/waiting.html", context, status=status)
@@ -182,7 +185,7 @@ def game_detail(request, game_id):
     if login := login_first(request, game_id):
         return login
     game, seat = viewable_game(request, game_id)
-    return _render_game(request, game, seat)
+    return render_game(request, game, seat)
 
 
 @never_cache
@@ -203,12 +206,25 @@ def game_table(request, game_id):
             seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
     game, seat = viewable_game(request, game_id)
+    if "w" in request.GET:  # a waiting room's, whatever became of the game since
+        return _waiting_poll(request, game, seat)
     if game.status not in AT_TABLE:
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
     context = _table_context(request, game, seat, partial=True)
     return render(request, "games/table.html#answer", context)
+
+
+def _waiting_poll(request, game, seat):
+    """The waiting room's poll: 204 while what it shows is unchanged, else the page reloads (a
+    seat taken or left, an invitation answered, the game started or cancelled). The host's poll
+    is their presence: no mail about what their page shows them (notifications/policy.py)."""
+    if seat is not None and game.status == Game.Status.OPEN:
+        seat_record_presence(seat=seat)
+    if request.GET.get("w") == viewer.waiting_mark(game):
+        return HttpResponse(status=204)
+    return HttpResponseClientRefresh()
 
 
 @login_required
@@ -250,10 +266,10 @@ def _act(request, game_id, service, **kwargs):
         game, seat = viewer.game_for_viewer(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
             return _render_error(request, _("There is no such game."), status=404)
-        return _render_game(request, game, seat, status=error.status, error=error.message)
+        return render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = _as_left(result, request.user) or viewer.game_for_viewer(game_id, request.user)
-        return _render_game(request, game, seat)
+        return render_game(request, game, seat)
     return redirect("game", game_id=game_id)
 
 
@@ -321,8 +337,8 @@ def game_resign(request, game_id):
     game, seat = viewable_game(request, game_id)
     if seat is None or seat.resigned or game.status != Game.Status.ACTIVE:
         return redirect("game", game_id=game_id)
-    people = game.seats.filter(user__is_bot=False, resigned=False).count()
-    return render(request, "games/resign.html", {"game": game, "ends_game": people <= 2})
+    others = viewer.other_people_playing(game, seat)
+    return render(request, "games/resign.html", {"game": game, "other_people": others})
 
 
 @require_POST

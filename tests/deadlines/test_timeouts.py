@@ -124,7 +124,9 @@ def test_the_create_form_sets_the_timeouts_before_a_drop(client):
 
 def test_a_new_round_is_a_new_turn_with_a_fresh_clock_even_for_the_same_seat():
     a, b = UserFactory(), UserFactory()
-    game = services.game_create(creator=a, rules=Rules(), seat_count=2, time_per_move_days=1)
+    game = services.game_create(
+        creator=a, rules=Rules(), seat_count=2, time_per_move_days=1, start_when_full=False
+    )
     services.game_join(game_id=game.pk, user=b)
     Game.objects.filter(pk=game.pk).update(seed="fresh-clock")
     services.game_start(game_id=game.pk, user=a)

@@ -5,12 +5,15 @@ import re
 
 from games.models import Notification, Seat
 from games.notifications import outbox
+from games.notifications.policy import SEAT_NEWS_KINDS
 from tests.factories import GameFactory, play_one
 
 
 def two_people(**options):
-    """A started game of two new players, and the players by seat."""
+    """A started game of two new players, and the players by seat. The news of its start (a
+    seat taken, the game started: test_outbox) is left out: these tests look at the turns."""
     game = GameFactory(started=True, **options)
+    Notification.objects.filter(kind__in=SEAT_NEWS_KINDS).delete()
     return game, [seat.user for seat in game.seats.order_by("index").select_related("user")]
 
 

@@ -11,7 +11,7 @@ from games.errors import GameError
 from games.models import Notification
 from games.notifications import compose, previews
 from games.presentation import card_info
-from tests.factories import UserFactory
+from tests.factories import UserFactory, started_game
 from tests.notifications.helpers import html_of, links_in, local, seat_to_move, send_all, two_people
 
 pytestmark = pytest.mark.django_db
@@ -61,15 +61,17 @@ def test_the_host_invites_a_player_by_name_or_email_once_and_the_link_opens_the_
 
 
 def test_game_over_sends_each_person_the_ranking_and_the_scoresheet():
-    game, users = two_people()
-    loser = seat_to_move(game).user
+    game = started_game([UserFactory() for _ in range(3)])
+    users = [seat.user for seat in game.seats.select_related("user")]
+    loser, quitter = users[:2]
+    services.game_resign(game_id=game.pk, user=quitter)  # a bot plays on
     Notification.objects.all().delete()
-    services.game_resign(game_id=game.pk, user=loser)
+    services.game_resign(game_id=game.pk, user=loser)  # the last two: it ends
     rows = Notification.objects.filter(kind="game_over")
     assert sorted(rows.values_list("user", flat=True)) == sorted(u.pk for u in users)
     send_all()
-    assert len(mail.outbox) == 2
-    winner = next(u for u in users if u != loser)
+    assert len(mail.outbox) == 2  # not to the loser, whose resignation ended it
+    winner = users[2]
     to_winner = next(m for m in mail.outbox if m.to == [winner.email])
     assert f"{winner.name} won" in to_winner.subject
     assert "you came 1st" in to_winner.body and "Scoresheet" in to_winner.body
@@ -96,5 +98,5 @@ def test_a_name_with_a_line_break_from_before_the_check_still_gets_its_mail():
     type(bob).objects.filter(pk=bob.pk).update(display_name="Bob\nSmith")
     services.game_resign(game_id=game.pk, user=mover)  # Bob wins: every subject names him
     send_all(kind="game_over")
-    assert Notification.objects.filter(kind="game_over", status="sent").count() == 2
-    assert [m.subject for m in mail.outbox] == [f"Game #{game.pk} is over: Bob Smith won"] * 2
+    assert Notification.objects.filter(kind="game_over", status="sent").count() == 1
+    assert [m.subject for m in mail.outbox] == [f"Game #{game.pk} is over: Bob Smith won"]

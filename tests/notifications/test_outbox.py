@@ -15,7 +15,7 @@ from accounts.services import preferences_update
 from games import tasks
 from games.models import Game, Notification
 from games.notifications import outbox, policy
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import UserFactory, play_on, play_one, started_game
 from tests.notifications.helpers import play_turn, seat_to_move, send_all, two_people
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +169,61 @@ def test_a_mail_waiting_out_a_retry_is_not_queued_again_by_the_sweep_meanwhile()
     outbox.notification_postpone(notification_id=row.pk, seconds=1800)
     later = timezone.now() + timedelta(minutes=20)
     assert outbox.notifications_requeue_stale(now=later) == 0
+
+
+def test_no_game_over_mail_to_the_player_whose_resignation_ended_the_game():
+    from games import services
+
+    me = UserFactory()
+    practice = services.game_practice_create(user=me)
+    services.game_resign(game_id=practice.pk, user=me)
+    game, (a, b) = two_people()
+    services.game_resign(game_id=game.pk, user=b)
+    send_all()
+    assert [m.to for m in mail.outbox] == [[a.email]]  # the one still playing hears the end
+    own = Notification.objects.filter(kind="game_over", user__in=[me, b])
+    assert sorted(own.values_list("status", "reason")) == [("skipped", "own_action")] * 2
+
+
+def test_the_host_hears_who_joined_or_declined_unless_at_the_waiting_room():
+    from games import invitations, services
+    from games.engine import Rules
+
+    host, joiner, shy = UserFactory(), UserFactory(display_name="Joan"), UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3, is_public=False)
+    invitation = invitations.game_invite(game_id=game.pk, user=host, who=shy.username)
+    services.game_join(game_id=game.pk, user=joiner, invite_code=game.invite_code)
+    Notification.objects.filter(kind="invitation").delete()
+    assert send_all() == ["sent"]
+    assert mail.outbox[-1].to == [host.email]
+    assert mail.outbox[-1].subject == f"Joan took a seat at game #{game.pk}"
+    assert "2 of 3 seats are taken." in mail.outbox[-1].body
+    # The host at the waiting room (its poll is their presence) sees it there: no mail.
+    game.seats.filter(user=host).update(last_seen_at=timezone.now())
+    invitations.invitation_decline(invitation_id=invitation.pk, user=shy)
+    assert send_all() == ["seen"]
+    row = Notification.objects.get(kind="declined", channel="mail")
+    assert (row.user, row.player) == (host, shy)
+
+
+def test_the_host_of_a_full_game_that_waits_for_them_is_told_to_start_it():
+    from games import services
+    from games.engine import Rules
+
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=2, start_when_full=False)
+    services.game_join(game_id=game.pk, user=UserFactory(), invite_code=game.invite_code)
+    assert send_all() == ["sent"]
+    assert "Every seat is taken: the game waits for you to start it." in mail.outbox[0].body
+
+
+@pytest.mark.slow  # a whole game
+def test_no_game_over_mail_to_the_player_whose_last_move_ended_the_game():
+    game, _users = two_people()
+    play_on(game)
+    last = game.moves.order_by("-seq").first()
+    mover = game.seats.get(index=last.seat).user
+    rows = dict(Notification.objects.filter(kind="game_over").values_list("user", "reason"))
+    assert rows == {seat.user_id: "" for seat in game.seats.exclude(user=mover)} | {
+        mover.pk: "own_action"
+    }

@@ -102,7 +102,7 @@ def test_your_turn_follows_the_preference_and_needs_an_address():
     preferences_update(user=host, turn_mail=Preferences.TurnMail.DIGEST)
     started_game([host, guest])
     # Recorded (the notice centre lists it), not sent: whoever is to move wants no such mail.
-    (row,) = Notification.objects.all()
+    (row,) = Notification.objects.filter(kind="your_turn")
     assert (row.status, row.reason) in {("skipped", "preference"), ("skipped", "no_address")}
 
 
@@ -134,7 +134,7 @@ def test_an_invitation_to_a_seated_player_or_to_someone_who_declines_them_is_not
     assert invitations.game_invite(game_id=game.pk, user=host, who=guest.username) is None
     # No mail for who wants none; the invitation still waits on their dashboard.
     assert invitations.game_invite(game_id=game.pk, user=host, who=shy.username).invitee == shy
-    rows = Notification.objects.values_list("user", "status", "reason")
+    rows = Notification.objects.filter(kind="invitation").values_list("user", "status", "reason")
     assert list(rows) == [(shy.pk, "skipped", "preference")]
 
 
@@ -143,4 +143,4 @@ def test_an_invitation_mail_is_not_sent_once_the_player_declined():
     game = services.game_create(creator=host, rules=Rules(), seat_count=3)
     invitation = invitations.game_invite(game_id=game.pk, user=host, who=friend.username)
     invitations.invitation_decline(invitation_id=invitation.pk, user=friend)
-    assert send_all() == ["declined"] and not mail.outbox
+    assert send_all(kind="invitation") == ["declined"] and not mail.outbox

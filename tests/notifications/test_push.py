@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import PushSubscription
 from accounts.services import preferences_update, push_subscription_save
 from config.vapid import b64url, vapid_keys_new
-from games import invitations, tasks
+from games import invitations, services, tasks
 from games.deadlines.sweep import sweep
 from games.models import Notification, Seat
 from games.notifications import outbox, policy
@@ -87,6 +87,7 @@ def people_with_devices(service, *names):
     alice, bob = UserFactory(), UserFactory()
     paths = [device_for(alice, service, name) for name in names]
     game = started_game([alice, bob])
+    Notification.objects.filter(kind__in=policy.SEAT_NEWS_KINDS).delete()  # the turns only
     if seat_to_move(game).user != alice:
         play_turn(game)
     return game, alice, paths
@@ -253,3 +254,16 @@ def test_a_reminder_is_pushed_once_per_threshold_beside_its_mail(push_service):
     row = push_rows(kind="reminder").get()
     assert (row.user, row.threshold, row.status) == (seat.user, 50, "sent")
     assert "left for your move" in push_payload(row)["title"]
+
+
+def test_the_host_away_from_the_waiting_room_gets_a_push_when_a_seat_is_taken(push_service):
+    host = UserFactory()
+    path = device_for(host, push_service, "phone")
+    game = GameFactory(created_by=host, seat_count=3)
+    services.game_join(game_id=game.pk, user=UserFactory(display_name="Joan"))
+    row = push_rows(user=host, kind="joined").get()
+    payload = push_payload(row)
+    assert payload["title"] == f"Joan took a seat at game #{game.pk}"
+    assert payload["body"] == "2 of 3 seats are taken." and payload["url"].endswith(f"/{game.pk}/")
+    assert outbox.notification_send(notification_id=row.pk) == "sent"
+    assert [r["path"] for r in push_service.requests] == [path]

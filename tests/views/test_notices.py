@@ -11,10 +11,10 @@ from django.utils import timezone
 
 from accounts.services import preferences_update
 from games import invitations
-from games.models import Notification
+from games.models import Notification, RoundScore
 from games.notifications.outbox import game_over_queue, timed_out_queue
 from games.selectors.notices import notice_count, notices
-from tests.factories import GameFactory, UserFactory, started_game
+from tests.factories import GameFactory, UserFactory, play_on, started_game
 from tests.notifications.helpers import play_turn, seat_to_move
 
 pytestmark = pytest.mark.django_db
@@ -44,15 +44,15 @@ def test_the_others_moves_and_my_turn_are_news_until_i_look(client):
     # beside it, though the mail rows are there).
     assert Notification.objects.filter(user=me, kind="your_turn").exists()
     assert bar_count(client) == 1
-    page = client.get(reverse("notices")).content.decode()
-    assert f"Game #{game.pk}: the others made 2 moves." in page and "your turn" in page
+    page = " ".join(client.get(reverse("notices")).content.decode().split())
+    assert f"Game #{game.pk}: The others have played." in page and "your turn" in page
     assert "Your turn in game" not in page
     assert "Nothing new." not in page and "Earlier this week" not in page
     # Looked at: no count on the bar; the same news is now 'earlier'.
     assert bar_count(client) == 0
-    again = client.get(reverse("notices")).content.decode()
+    again = " ".join(client.get(reverse("notices")).content.decode().split())
     new, earlier = again.split("Earlier this week")
-    assert "Nothing new." in new and f"Game #{game.pk}: the others made" in earlier
+    assert "Nothing new." in new and f"Game #{game.pk}: The others have played." in earlier
 
 
 def test_a_turn_with_no_moves_before_it_is_told_by_its_your_turn_line_the_latest_only(client):
@@ -79,7 +79,24 @@ def test_my_own_moves_are_no_news_to_me():
     waiting = seat_to_move(game).user
     assert [n for n in notices(mover)["new"] if n.kind == "moves"] == []
     (moves,) = [n for n in notices(waiting)["new"] if n.kind == "moves"]
-    assert (moves.game, moves.count, moves.your_turn) == (game, 2, True)
+    assert (moves.game, moves.rounds, moves.your_turn) == (game, (), True)
+
+
+def test_a_games_news_is_the_rounds_over_and_who_went_out_not_a_count_of_moves(client):
+    me, other = UserFactory(display_name="Mia"), UserFactory(display_name="Olga")
+    game = started_game([me, other])
+    play_on(game, until=lambda game: game.round_index == 2)
+    outs = dict(
+        RoundScore.objects.filter(game=game, went_out=True).values_list("round_index", "user")
+    )
+    said = {me.pk: "you went out", other.pk: "Olga went out"}
+    client.force_login(me)
+    page = " ".join(client.get(reverse("notices")).content.decode().split())
+    assert (
+        f"Game #{game.pk}: Round 1 is over: {said[outs[0]]}. Round 2 is over: {said[outs[1]]}."
+        in page
+    )
+    assert "move" not in page.split("<main", 1)[-1].split("</main>")[0]
 
 
 def test_invitations_timeouts_and_game_ends_are_listed_even_with_their_mail_turned_off(client):

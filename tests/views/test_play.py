@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.engine import GameState
+from games.engine import GameState, Rules
 from games.models import Game, Move
 from tests.factories import UserFactory, legal_actions, started_game
 
@@ -270,3 +270,67 @@ def test_the_new_game_form_shows_the_seats_of_the_chosen_number_of_players(clien
         "seat_2",
         "seat_3",
     ]
+
+
+@pytest.mark.parametrize(
+    ("people", "bots", "says", "ends"),
+    [
+        (1, "easy", "You are the only person playing", True),
+        (2, None, "You are one of the last two people playing", True),
+        (3, None, "a bot will play your seat to the end", False),
+        (2, "easy", "You are one of the last two people playing", True),
+    ],
+)
+def test_the_resign_page_says_what_resigning_will_do(client, people, bots, says, ends):
+    from games.models import Seat
+
+    users = [UserFactory() for _ in range(people)]
+    game = started_game(users, bots=bots, seat_count=people + (1 if bots else 0))
+    client.force_login(users[0])
+    page = client.get(reverse("game_resign", args=[game.pk])).content.decode()
+    assert says in page
+    assert ("ends the game now" in page) == ends
+    assert ("play your seat to the end" in page) != ends
+    post(client, "game_resign", game, {})
+    game.refresh_from_db()
+    assert (game.status == Game.Status.FINISHED) == ends
+    assert Seat.objects.get(game=game, user=users[0]).resigned
+
+
+def test_the_new_game_form_starts_when_full_unless_unticked(client):
+    client.force_login(UserFactory())
+    page = client.get(reverse("game_new")).content.decode()
+    assert re.search(r'<input type="checkbox" name="start_when_full"[^>]* checked', page)
+    post_data = {"seat_count": "2", "seat_2": "easy", "rounds": "classic"}
+    client.post(reverse("game_new"), {**post_data, "start_when_full": "on"})
+    client.post(reverse("game_new"), post_data)  # unticked: a checkbox sends nothing
+    assert list(Game.objects.order_by("pk").values_list("start_when_full", "status")) == [
+        (True, "active"),
+        (False, "open"),
+    ]
+
+
+def test_the_waiting_room_poll_reloads_the_page_once_a_seat_is_taken_or_the_game_starts(client):
+    from games import services
+    from games.models import Seat
+
+    host = UserFactory()
+    game = services.game_create(creator=host, rules=Rules(), seat_count=3)
+    client.force_login(host)
+
+    def poll_of_the_page() -> str:
+        page = client.get(reverse("game", args=[game.pk])).content.decode()
+        found = re.search(r'id="waiting-poll"[^>]*hx-get="([^"]+)"', page)
+        return found.group(1).replace("&amp;", "&")
+
+    poll = poll_of_the_page()
+    assert client.get(poll).status_code == 204
+    assert Seat.objects.get(game=game, user=host).last_seen_at is not None  # the host is there
+    for _last in (False, True):
+        services.game_join(game_id=game.pk, user=UserFactory())
+        answer = client.get(poll)
+        assert answer.status_code == 200 and answer["HX-Refresh"] == "true"
+        if not _last:
+            poll = poll_of_the_page()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE

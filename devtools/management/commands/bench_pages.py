@@ -94,8 +94,8 @@ class Command(BaseCommand):
         players = [User.objects.create_user(f"bench{suffix}-{i}") for i in range(2)]
         game = services.game_create(creator=players[0], rules=Rules(), seat_count=3)
         services.game_join(game_id=game.pk, user=players[1])
+        # The last seats taken: the game starts.
         services.game_fill_with_bots(game_id=game.pk, user=players[0], bot_kind="medium")
-        services.game_start(game_id=game.pk, user=players[0])
         seats = {s.index: s.user for s in game.seats.select_related("user")}
         rng, bot = random.Random(suffix), get_bot("medium")
         game.refresh_from_db()

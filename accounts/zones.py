@@ -24,3 +24,11 @@ def zoned(value) -> str:
     local = timezone.localtime(value)
     written = formats.date_format(local, "SHORT_DATETIME_FORMAT")
     return f"{written} {timezone.get_current_timezone_name()}"
+
+
+def local_time(value) -> str:
+    """`value` as `zoned` writes it, without the zone's name: for a short line, where the zone
+    is named nearby (or in its title)."""
+    if not value:
+        return ""
+    return formats.date_format(timezone.localtime(value), "SHORT_DATETIME_FORMAT")

@@ -11,6 +11,8 @@ from django.utils.translation import gettext_noop, pgettext_lazy
 
 from .engine import Rules
 from .engine.cards import Card
+from .engine.results import redact_record
+from .engine.view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED
 from .models import Game, Seat
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "J": "★"}
@@ -114,6 +116,69 @@ def describe_move(record: dict, names: list[str], wild_rank: int | None = None) 
     if record["type"] == "go_out":
         return _("%(who)s went out, discarding the %(card)s") % {"who": who, "card": named}
     return _("%(who)s discarded the %(card)s") % {"who": who, "card": named}
+
+
+def since_lines(moves, names: list[str], view) -> list[dict]:
+    """The moves listed under "Since your last visit", in words as `view.seat` may see them:
+    `moves` are Move rows, oldest first, read up to the version `view` was built at (so the list
+    and the table describe the same moment). Where a round ended between them, or after the
+    last of them, a line says so and names the round that began. `past`: a move of a round
+    already over."""
+    ended = {result.round_index: result for result in view.round_results}
+    lines: list[dict] = []
+    last_round = None
+
+    def rounds_ended(until: int) -> None:
+        for index in range(last_round, until):
+            text = round_change(ended[index], names, view.rules)
+            lines.append({"text": text, "past": False, "round_change": True})
+
+    for move in moves:
+        if last_round is not None and move.round_index > last_round:
+            rounds_ended(move.round_index)
+        record = redact_record(move.record, view.seat)
+        text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
+        lines.append({"text": text, "past": move.round_index < view.round_index})
+        last_round = move.round_index
+    if last_round is not None and last_round < view.round_index:
+        rounds_ended(view.round_index)
+    return lines
+
+
+def pile_log(view, names: list[str]) -> list[str]:
+    """This round's discard pile as everyone at the table saw it, oldest first, in words: the
+    view's pile log, public cards only (a draw from the stock is in no log, so none shows)."""
+    went_out = None
+    if view.went_out is not None:  # the going-out seat's last throw is the card it went out on
+        throws = [i for i, (seat, kind, _card) in enumerate(view.pile_events)
+                  if seat == view.went_out and kind == PILE_THREW]  # fmt: skip
+        went_out = throws[-1] if throws else None
+    lines = []
+    for i, (seat, kind, card) in enumerate(view.pile_events):
+        named = {"card": _sentence_name(card, view.wild_rank)}
+        if kind == PILE_TURNED:
+            lines.append(_("The %(card)s was turned up to start the pile") % named)
+        elif kind == PILE_RESHUFFLED:
+            lines.append(_("The pile under the %(card)s was shuffled into a new stock") % named)
+        else:  # in the words of the move history
+            record = {"seat": seat, "card": card.token, "source": "discard"}
+            record["type"] = {PILE_TOOK: "draw"}.get(kind, "go_out" if i == went_out else "discard")
+            lines.append(describe_move(record, names, view.wild_rank))
+    return lines
+
+
+def round_change(result, names: list[str], rules: Rules) -> str:
+    """'Round 3 ended: Sam went out; round 4 began (4s wild).'"""
+    words = {
+        "n": result.round_index + 1,
+        "next": result.round_index + 2,
+        "wild": rank_plural(round_wild_rank(rules, result.round_index + 1)),
+    }
+    if result.went_out is None:
+        text = _("Round %(n)d ended at the turn limit; round %(next)d began (%(wild)s wild).")
+        return text % words
+    words["who"] = names[result.went_out]
+    return _("Round %(n)d ended: %(who)s went out; round %(next)d began (%(wild)s wild).") % words
 
 
 def _sentence_name(card: Card, wild_rank: int | None) -> str:

@@ -25,6 +25,7 @@ urlpatterns = [
     path("how-to-play/", learn.how_to_play, name="how_to_play"),
     path("practice/", learn.practice_start, name="practice_start"),
     path("games/new/", play.game_new, name="game_new"),
+    path("games/next/", play.game_next, name="game_next"),
     path("invite/<slug:code>/", play.invite, name="invite"),
     path("games/<int:game_id>/", play.game_detail, name="game"),
     path("games/<int:game_id>/table/", play.game_table, name="game_table"),

@@ -77,6 +77,18 @@ def test_an_empty_or_too_long_message_is_refused_with_a_message(client, trio, te
     assert not ChatMessage.objects.exists()
 
 
+def test_a_message_sent_after_a_refusal_clears_the_refusal_from_the_form(client, trio):
+    game, host, _second, _third = trio
+    client.force_login(host)
+    refused = html(say(client, game, "", **HTMX))
+    assert "Write a message first." in refused and 'id="chat-form-error"' in refused
+    sent = html(say(client, game, "hello", **HTMX))
+    # The form holding the refusal is replaced (out of band) by a clean one.
+    form = sent.split('<form id="chat-form"')[1].split("</form>")[0]
+    assert 'hx-swap-oob="true"' in form
+    assert "Write a message first." not in sent and "aria-invalid" not in form
+
+
 def test_a_message_of_the_longest_length_is_kept_whole(client, trio):
     game, host, _second, _third = trio
     client.force_login(host)

@@ -71,6 +71,7 @@ ENDPOINTS = {
     "friends": ("login", "login", "ok", "ok"),
     "practice_start": ("login", "login", "405", "away"),  # a practice game of their own
     "game_new": ("login", "login", "ok", "400"),
+    "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home
     "vacation": ("login", "login", "ok", "400"),
     "account_data": ("login", "405", "ok", "405"),  # their own data
     "account_delete": ("login", "login", "ok", "400"),

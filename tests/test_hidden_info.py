@@ -1,5 +1,6 @@
 """Whole games played through the pages, every response scanned for cards its viewer may not see:
-the other players' hands, the stock, the discard pile below its top card."""
+the other players' hands, the stock, the discard pile below its top card (but for the cards
+everyone saw go by this round)."""
 
 import random
 from html.parser import HTMLParser
@@ -11,6 +12,7 @@ from django.urls import reverse
 from games import services
 from games.engine import GameState, Rules, get_bot
 from games.engine.cards import Card
+from games.engine.view import PILE_TURNED
 from games.models import Game, Move
 from games.presentation import card_info
 from tests.factories import UserFactory, play_on, started_game
@@ -55,8 +57,11 @@ def present(html: str) -> tuple[set[str], str]:
 
 
 def may_see(game: Game, state: GameState, viewer: int | None) -> set[Card]:
-    """What the viewer may know of this round's cards."""
+    """What the viewer may know of this round's cards: their hand, the top discard, the melds
+    shown, every card that went by in plain sight (turned up at the deal, taken from or thrown
+    to the pile), and their own draws from the stock."""
     seen = {state.discard_pile[-1]} if state.discard_pile else set()
+    seen |= {card for _seat, kind, card in state.pile_events if kind == PILE_TURNED}
     if viewer is not None:
         seen |= set(state.hands[viewer])
     for melds in state.shown_melds:

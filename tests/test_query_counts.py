@@ -99,28 +99,30 @@ LARGE_GAME = {"players": 8, "moves": 200, "messages": 50}
 
 TABLE = {
     # The player (auth), the game with its host, its seats with their players (the player's
-    # among them), the moves since they last looked, the chat with its authors, their mutes,
-    # the bar's count; then what they have seen and when they were here are written, in one
-    # update (outside a test's transaction, one that does not wait for the disk: games/relaxed.py).
+    # among them), the players' vacations under way, the moves since they last looked, the next
+    # game waiting on them, the chat with its authors, their mutes, the bar's count; then what
+    # they have seen and when they were here are written, in one update (outside a test's
+    # transaction, one that does not wait for the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
-    "table": 8,
-    "table again": 6,  # no moves since, nothing new seen, presence written at most every 10 s
+    "table": 10,
+    "table again": 8,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
     # That seat, then the table's reads (no bar); the chat only when the page lacks its latest.
-    "changed poll": 4,
-    "changed poll, new chat": 6,
+    "changed poll": 6,
+    "changed poll, new chat": 8,
     "history": 5,  # the game, its seats, the moves, the bar
     "chat": 6,
     # A move by HTMX: the player (auth); in a transaction, the game locked, its seats with their
     # players, the move written, the seat and the game saved; then the table's reads from the
-    # game and seats the move left (no second look, no bar, no chat: the page holds it).
-    "draw": 8,
+    # game and seats the move left (no second look, no bar, no chat: the page holds it), the
+    # players' vacations under way and the next game waiting on the player.
+    "draw": 10,
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
-    "discard": 15,
-    "spectator's table": 4,  # no moves since, no chat, nothing written
+    "discard": 17,
+    "spectator's table": 6,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
-    "spectator's changed poll": 5,
+    "spectator's changed poll": 7,
     "spectator's history": 5,
 }
 
@@ -165,7 +167,9 @@ def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_
 
 
 FINISHED = {
-    "table": 7,  # the table with the ranking, the moves since the last look; nothing written
+    # The table with the ranking, the moves since the last look, the next game waiting on the
+    # player; nothing written.
+    "table": 8,
     # The game, its seats with their players, the chat, the bar's count.
     "replay at the start": 5,
     "replay at a move": 7,  # the moves up to it (replayed from the seed), that move itself

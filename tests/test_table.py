@@ -1,13 +1,20 @@
 """The table page around the moves: how a game's end shows, the resign step, the hint, errors on
 moves with and without HTMX, and logged-out readers following a link."""
 
+import re
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.urls import reverse
+from django.utils import dateformat, timezone
 
+from accounts.models import Vacation
 from games import services
 from games.deadlines import timeouts
 from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
+from games.presentation import card_info
 from tests.factories import UserFactory, play_on, play_one, started_game
 
 pytestmark = pytest.mark.django_db
@@ -116,6 +123,118 @@ def test_no_discard_hint_while_another_player_is_to_discard(client, duel):
     client.force_login(by_seat[1 - game.to_move_seat])
     hint = page(client, "game", game).context["hint"]
     assert hint["discard"] is None
+
+
+# -- this round's discards ------------------------------------------------------------------
+
+
+def test_this_rounds_discards_list_who_took_and_threw_what_in_order_and_no_stock_card(client, duel):
+    game, by_seat = duel
+    first, second = game.to_move_seat, 1 - game.to_move_seat
+    turned = GameState.from_dict(game.state).discard_pile[-1]
+
+    def take(actions):
+        return next(a for a in actions if isinstance(a, Draw) and a.source == "discard")
+
+    play_one(game, by_seat, take)
+    thrown = play_one(game, by_seat)["card"]
+    play_one(game, by_seat, lambda actions: next(a for a in actions if a.source == "stock"))
+    drawn = GameState.from_dict(game.state).hands[second][-1]
+    other = play_one(game, by_seat, lambda actions: next(a for a in actions if a.card != drawn))
+    client.force_login(by_seat[first])
+    html = page(client, "game", game).content.decode()
+    log = html.split("This round's discards")[1].split("</details>")[0]
+    lines = re.findall(r"<li>(.*?)</li>", log, re.S)
+
+    def name(token):
+        return card_info(Card.from_token(token)).name
+
+    assert len(lines) == 4
+    assert name(turned.token) in lines[0] and "turned up" in lines[0]
+    assert lines[1].startswith(by_seat[first].name) and name(turned.token) in lines[1]
+    assert lines[2].startswith(by_seat[first].name) and name(thrown) in lines[2]
+    assert lines[3].startswith(by_seat[second].name) and name(other["card"]) in lines[3]
+    assert name(drawn.token) not in log  # a draw from the stock shows no card
+
+
+# -- every player's clock --------------------------------------------------------------------
+
+
+def seat_boxes(html: str) -> list[str]:
+    """Each seat's box on the table, in seat order."""
+    players = html.split('aria-label="Players"')[1].split("</section>")[0]
+    return players.split('<div class="player')[1:]
+
+
+def test_each_seat_shows_its_clock_and_vacation_in_the_viewers_time_zone(client):
+    users = [UserFactory(time_zone="Asia/Jakarta"), UserFactory(), UserFactory()]
+    game = started_game(users, time_per_move_days=3)
+    deadline = (timezone.now() + timedelta(days=2)).replace(minute=0, second=0, microsecond=0)
+    Game.objects.filter(pk=game.pk).update(deadline=deadline)
+    away = next(s for s in game.seats.all() if s.index != game.to_move_seat)
+    back = (timezone.now() + timedelta(days=9)).replace(hour=0, minute=0, second=0, microsecond=0)
+    Vacation.objects.create(user=away.user, starts_at=timezone.now() - timedelta(hours=1),
+                            ends_at=back)  # fmt: skip
+    client.force_login(users[0])
+    boxes = seat_boxes(page(client, "game", game).content.decode())
+    jakarta = ZoneInfo("Asia/Jakarta")
+
+    def local(moment):
+        return dateformat.format(moment.astimezone(jakarta), "D j M, H:i")
+
+    to_move = boxes[game.to_move_seat]
+    assert "left" in to_move and local(deadline) in to_move and "per move" not in to_move
+    assert f"on vacation until {local(back)}" in boxes[away.index]
+    for index, box in enumerate(boxes):
+        if index not in (game.to_move_seat, away.index):
+            assert "3 days per move" in box and " left" not in box
+
+
+def test_a_game_without_a_clock_shows_no_clock_in_the_seats(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[0])
+    boxes = seat_boxes(page(client, "game", game).content.decode())
+    assert all("pclock" not in box for box in boxes)
+
+
+# -- the next game waiting on you ------------------------------------------------------------
+
+
+def my_turn_at(me) -> Game:
+    """A started duel whose turn is `me`'s."""
+    while True:
+        game = started_game([me, UserFactory()])
+        if game.seats.get(index=game.to_move_seat).user == me:
+            return game
+        Game.objects.filter(pk=game.pk).delete()
+
+
+def test_after_a_move_the_table_offers_the_next_game_waiting_on_you(client):
+    me = UserFactory()
+    here, waiting = my_turn_at(me), my_turn_at(me)
+    client.force_login(me)
+    html = post(client, "move_draw", here, {"source": "stock", "version": 0}, htmx=True)
+    html = html.content.decode()
+    link = f'href="{reverse("game", args=[waiting.pk])}"'
+    assert "Next game (1 waiting on you)" in html and link in html
+    assert 'aria-keyshortcuts="n"' in html
+    html = page(client, "game", waiting).content.decode()
+    assert f'href="{reverse("game", args=[here.pk])}"' in html  # a discard to make there
+    services.game_resign(game_id=here.pk, user=me)
+    html = page(client, "game", waiting).content.decode()  # this one waits too, but is here
+    assert "No other game is waiting on you" in html and "Next game (" not in html
+
+
+def test_games_next_goes_to_the_most_urgent_game_or_says_none_waits(client):
+    me = UserFactory()
+    client.force_login(me)
+    response = client.get(reverse("game_next"), follow=True)
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert "No game is waiting on you" in response.content.decode()
+    game = my_turn_at(me)
+    assert client.get(reverse("game_next")).url == reverse("game", args=[game.pk])
+    client.logout()
+    assert client.get(reverse("game_next")).url.startswith(reverse("account_login"))
 
 
 # -- errors on moves: once, in the table's message area --------------------------------------

@@ -15,3 +15,9 @@ def zoned(value) -> str:
 @register.simple_tag
 def current_zone() -> str:
     return timezone.get_current_timezone_name()
+
+
+@register.filter
+def local_time(value) -> str:
+    """An absolute time in the viewer's zone, without the zone's name."""
+    return zones.local_time(value)

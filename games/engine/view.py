@@ -23,7 +23,9 @@ PileEvent = tuple[int | None, str, Card]
 @dataclass(frozen=True, slots=True)
 class PlayerView:
     """Exactly what `seat` may see (None: a spectator): never another hand of the current round,
-    nor the stock, nor the discard pile below its top card."""
+    nor the stock. Of the discard pile, its top card and the round's pile log (`pile_events`):
+    the cards everyone at the table saw turned up, taken and thrown this round, in order, which
+    a player could have noted by watching. A card drawn from the stock is in no log."""
 
     seat: int | None
     rules: Rules

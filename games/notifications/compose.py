@@ -21,19 +21,19 @@ from accounts.validators import one_line
 from accounts.zones import zone_of
 
 from ..engine import GameState, Rules
-from ..engine.results import redact_record
-from ..models import Game, Move, Notification, Seat
+from ..models import Game, Notification, Seat
 from ..presentation import (
     card_info,
     cards_info,
-    describe_move,
     rank_plural,
     ranking,
     rules_summary,
     scoresheet,
+    since_lines,
     sort_hand,
 )
 from ..selectors.lists import games_waiting_on
+from ..selectors.table import moves_since
 from .policy import TOPIC_OF_KIND, topic_label
 from .tokens import unsubscribe_token
 
@@ -111,11 +111,7 @@ def _table_summary(game: Game, seat: Seat) -> dict:
     seats = list(game.seats.select_related("user").order_by("index"))
     names = [s.user.name for s in seats]
     wild = view.wild_rank
-    moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=seat.index)
-    since = [
-        describe_move(redact_record(move.record, seat.index), names)
-        for move in moves.order_by("seq")[:30]
-    ]
+    since = [line["text"] for line in since_lines(moves_since(game, seat)[:30], names, view)]
     return {
         "game_number": game.pk,
         "round": view.round_index + 1,

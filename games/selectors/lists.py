@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from django.core.paginator import Paginator
-from django.db.models import F, Sum
+from django.db.models import Count, F, Sum, Window
 
 from accounts.models import User
 from accounts.selectors import verified_email
@@ -183,3 +183,24 @@ def games_waiting_on(user):
         autopilot=False,
         resigned=False,
     )
+
+
+def next_game(user, *, besides: int | None = None) -> tuple[int | None, int]:
+    """The game most urgently waiting on the player's move, other than `besides` (the one they
+    are at), and how many such games wait: (None, 0) when none. Earliest deadline first, then
+    the games without one, the turn that began first first. One query (the count is a window
+    over the same rows)."""
+    seats = games_waiting_on(user)
+    if besides is not None:
+        seats = seats.exclude(game_id=besides)
+    first = (
+        seats.annotate(waiting=Window(Count("pk")))
+        .order_by(
+            F("game__deadline").asc(nulls_last=True),
+            F("game__turn_started_at").asc(nulls_last=True),
+            "game_id",
+        )
+        .values_list("game_id", "waiting")
+        .first()
+    )
+    return first or (None, 0)

@@ -33,3 +33,10 @@ def turn_deadline(*, game: Game, seat_index: int | None, start: datetime) -> dat
     )
     pauses = merged_pauses(rows.values_list("starts_at", "ends_at"))
     return clock_end(start, time_per_move(game.time_per_move_days), pauses)
+
+
+def vacations_under_way(user_ids, now: datetime | None = None) -> dict[int, datetime]:
+    """When the vacation under way of each of these players ends (those on one), in one query."""
+    now = now or timezone.now()
+    rows = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)
+    return dict(rows.order_by("ends_at").values_list("user_id", "ends_at"))

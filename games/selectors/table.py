@@ -7,21 +7,21 @@ from django.utils.translation import gettext as _
 
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
 from ..engine.cards import Card
-from ..engine.results import redact_record
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
 from ..presentation import (
     CardInfo,
     card_info,
     cards_info,
-    describe_move,
+    pile_log,
     rank_plural,
     ranking,
-    round_wild_rank,
     rules_summary,
     scoresheet,
+    since_lines,
     sort_hand,
 )
+from .pauses import vacations_under_way
 
 
 def table(game: Game, seat: Seat | None) -> dict:
@@ -37,6 +37,7 @@ def table(game: Game, seat: Seat | None) -> dict:
     names = [s.user.name for s in seats]
     wild = view.wild_rank
     to_move = None if over else view.to_move
+    away = {} if over else vacations_under_way([s.user_id for s in seats])
     players = []
     for s in seats:
         players.append(
@@ -51,6 +52,8 @@ def table(game: Game, seat: Seat | None) -> dict:
                 "dealer": view.dealer == s.index,
                 "went_out": view.went_out == s.index,
                 "melds": [cards_info(meld, wild) for meld in view.shown_melds[s.index]],
+                "vacation_until": away.get(s.user_id),
+                "clock": None if over else _seat_clock(game, s, to_move == s.index),
             }
         )
     hand = go_out = hint = None
@@ -72,11 +75,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         hint = _hint(view, discardable, ordered)
     since = []
     if seat is not None and seat.seen_version < game.version:
-        moves = Move.objects.filter(game=game, seq__gte=seat.seen_version).exclude(seat=index)
-        for move in moves.order_by("seq")[:60]:
-            record = redact_record(move.record, index)
-            text = describe_move(record, names, round_wild_rank(view.rules, move.round_index))
-            since.append({"text": text, "past": move.round_index < view.round_index})
+        since = since_lines(moves_since(game, seat)[:60], names, view)
     last_round = None
     if view.round_results:
         result = view.round_results[-1]
@@ -113,6 +112,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         "wild_name": rank_plural(wild),
         "round_number": view.round_index + 1,
         "since": since,
+        "pile_log": [] if over else pile_log(view, names),
         "last_round": last_round,
         "scoresheet": scoresheet(view),
         "ranking": ranking(game, seats) if over else None,
@@ -122,6 +122,24 @@ def table(game: Game, seat: Seat | None) -> dict:
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
         "rules_summary": rules_summary(view.rules),
     }
+
+
+def _seat_clock(game: Game, seat: Seat, to_move: bool) -> str | None:
+    """Which clock a seat's box shows: "left" (the time left to move, for the player to move),
+    "per_move" (the game's time per move, for the others), or None (no time limit, or a bot
+    plays the seat)."""
+    if seat.played_by_bot or not game.time_per_move_days:
+        return None
+    if to_move:
+        return "left" if game.deadline else None
+    return "per_move"
+
+
+def moves_since(game: Game, seat: Seat):
+    """The others' moves since `seat` last looked, oldest first, up to the version of `game` as
+    read (its state is what the table shows): a move made since that read is the next answer's."""
+    moves = Move.objects.filter(game=game, seq__gte=seat.seen_version, seq__lt=game.version)
+    return moves.exclude(seat=seat.index).order_by("seq")
 
 
 def _turns_this_round(view) -> int:

@@ -29,10 +29,13 @@ def _chat_context(request, game, seat, *, limit, error=None) -> dict:
     }  # fmt: skip
 
 
-def _answer(request, game, seat, *, error: GameError | None = None, text: str | None = None):
+def _answer(
+    request, game, seat, *, error: GameError | None = None, text: str | None = None, posted=False
+):
     """After a chat action: the chat fragment (HTMX), or back to the table. A refusal shows on
     the chat page (or in the fragment) with its status; a refused message shows in its form,
-    with what was typed (HTMX puts that form in the place of the one on the page)."""
+    with what was typed (HTMX puts that form in the place of the one on the page). A message
+    `posted` brings a clean form too, so that an earlier refusal does not stay under it."""
     if error is None and not request.htmx:
         return redirect(reverse("game", kwargs={"game_id": game.pk}) + "#chat")
     status = error.status if error else 200
@@ -47,6 +50,8 @@ def _answer(request, game, seat, *, error: GameError | None = None, text: str | 
             response = render(request, "games/_chat.html#form", context, status=status)
             return reswap(retarget(response, "#chat-form"), "outerHTML")
     template = "games/_chat.html#chat" if request.htmx else "games/chat.html"
+    if request.htmx and posted:
+        template = "games/_chat.html#posted"
     return render(request, template, context, status=status)
 
 
@@ -79,7 +84,7 @@ def _chat_action(action):
             game.refresh_from_db()
             return _answer(request, game, seat, error=error, text=text)
         game.refresh_from_db()
-        return _answer(request, game, seat)
+        return _answer(request, game, seat, posted=action is _post)
 
     return view
 

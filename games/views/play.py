@@ -2,6 +2,7 @@
 room and the table (with its poll), moves, history and replay. Each view parses the request,
 calls one service, and renders a page or its partial."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -161,6 +162,9 @@ def _table_context(request, game, seat, error=None, *, partial=False):
         context["chat_sent"] = True
     if context["bot_to_move"]:
         context["poll_seconds"] = BOT_POLL_SECONDS
+    if request.user.is_authenticated:
+        next_id, waiting = lists.next_game(request.user, besides=game.pk)
+        context["next_game"] = {"game_id": next_id, "waiting": waiting}
     return context
 
 
@@ -221,6 +225,17 @@ def _waiting_poll(request, game, seat):
     if request.GET.get("w") == viewer.waiting_mark(game):
         return HttpResponse(status=204)
     return HttpResponseClientRefresh()
+
+
+@login_required
+def game_next(request):
+    """The game most urgently waiting on the player's move (lichess's "next game"), else the
+    dashboard, saying that none waits."""
+    next_id, _waiting = lists.next_game(request.user)
+    if next_id is None:
+        messages.info(request, _("No game is waiting on you."))
+        return redirect("home")
+    return redirect("game", game_id=next_id)
 
 
 def invite(request, code):

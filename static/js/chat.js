@@ -2,7 +2,8 @@
 document.addEventListener("htmx:afterRequest", (event) => {
   const form = event.detail.elt;
   if (form && form.id === "chat-form" && event.detail.xhr && event.detail.xhr.status < 300) {
+    // A sent message's answer replaces the form (out of band): focus the one on the page.
     form.reset();
-    form.querySelector("input[name=text]").focus();
+    document.getElementById("chat-text")?.focus();
   }
 });

@@ -167,3 +167,13 @@ document.addEventListener("keydown", (event) => {
     root.querySelectorAll(".keys[hidden]").forEach((el) => el.removeAttribute("hidden"));
   });
 })();
+
+// "n" opens the next game waiting on you (the table's "Next game" link), as on lichess; never
+// while typing (the chat) nor with a modifier (the browser's own shortcuts).
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "n" || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  const link = document.querySelector("a[data-next-game]");
+  if (link) link.click();
+});

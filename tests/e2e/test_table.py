@@ -83,6 +83,19 @@ def test_a_turn_played_with_the_keyboard_alone(player):
     assert move.action["card"] == chosen and not move.by_bot
 
 
+def test_the_key_n_opens_the_next_game_waiting_but_not_while_typing(player):
+    user, page = player()
+    here, waiting = game_at_my_turn(user), game_at_my_turn(user)
+    open_table(page, here)
+    page.locator("#chat-text").press("n")  # a word in the chat is no shortcut
+    assert page.locator("#chat-text").input_value() == "n"
+    page.locator("#chat-text").fill("")
+    page.evaluate("document.activeElement.blur()")
+    page.keyboard.press("n")
+    page.wait_for_url(f"**/games/{waiting.pk}/")
+    page.locator(".your-turn").wait_for()
+
+
 def test_the_table_in_czech(player):
     # The Czech words the page should show, from the catalogue itself: this fails while the
     # string is untranslated (or fuzzy), rather than passing on the English text.

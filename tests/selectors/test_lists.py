@@ -2,12 +2,15 @@
 pages of finished games, and a fixed number of queries that never read a game's state."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games import services
 from games.models import Game, RoundScore
+from games.selectors import lists
 from tests.factories import UserFactory, started_game
 
 pytestmark = pytest.mark.django_db
@@ -64,6 +67,7 @@ def test_no_zero_badge_when_nothing_waits_and_the_title_counts_the_games_waiting
     html = dashboard(client, me)
     assert title(html).startswith("(3) Your turn")
     assert '<span class="count">3</span>' in html
+    assert f'href="{reverse("game_next")}">Next game (3 waiting on you)</a>' in html
 
 
 def test_finished_games_come_twenty_a_page_and_junk_pages_are_never_a_500(client):
@@ -94,3 +98,27 @@ def test_the_dashboard_says_when_no_turn_mail_can_come(client):
     confirmed = UserFactory()
     html = dashboard(client, confirmed)
     assert "Confirm your address" not in html and "no email address" not in html
+
+
+# -- the next game waiting on the player -----------------------------------------------------
+
+
+def test_the_next_game_is_the_most_urgent_waiting_on_the_player_besides_this_one():
+    me = UserFactory()
+    soon, later, old_turn, new_turn = (waiting_on(me, UserFactory()) for _ in range(4))
+    not_mine = waiting_on(UserFactory(), me)  # the other player's turn
+    now = timezone.now()
+    for game, deadline, started in ((soon, 1, 5), (later, 2, 1), (old_turn, None, 3),
+                                    (new_turn, None, 2), (not_mine, 0.5, 9)):  # fmt: skip
+        Game.objects.filter(pk=game.pk).update(
+            deadline=deadline and now + timedelta(days=deadline),
+            turn_started_at=now - timedelta(days=started),
+        )
+    assert lists.next_game(me) == (soon.pk, 4)
+    assert lists.next_game(me, besides=soon.pk) == (later.pk, 3)
+    Game.objects.filter(pk__in=[soon.pk, later.pk]).update(deadline=None)
+    assert lists.next_game(me, besides=old_turn.pk) == (soon.pk, 3)  # its turn the oldest
+    assert lists.next_game(me, besides=soon.pk) == (old_turn.pk, 3)
+    for game in (soon, later, old_turn, new_turn):
+        services.game_resign(game_id=game.pk, user=me)
+    assert lists.next_game(me) == (None, 0)

@@ -16,6 +16,7 @@ import random
 import factory
 from allauth.account.models import EmailAddress
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -206,3 +207,12 @@ def play_on(game, *, until=lambda game: False, level="easy", rng=None) -> int:
             play_one(game, users, choose=lambda _legal, view=view: bot.choose(view, rng))
         moves += 1
     return moves
+
+
+def signup(client, **fields):
+    """The sign-up form posted as a person would: "dave" with an address and a password, changed
+    by `fields`."""
+    data = {"username": "dave", "display_name": "", "email": "dave@example.com",
+            "password1": "a long enough pass 42", "password2": "a long enough pass 42"}  # fmt: skip
+    data.update(fields)
+    return client.post(reverse("account_signup"), data)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import bots_ensure, profile_update
 from accounts.validators import fold_name
-from tests.factories import UserFactory
+from tests.factories import UserFactory, signup
 
 
 def wide(text: str) -> str:
@@ -18,13 +18,6 @@ def wide(text: str) -> str:
 
 
 pytestmark = pytest.mark.django_db
-
-
-def signup(client, **fields):
-    data = {"username": "dave", "display_name": "", "email": "dave@example.com",
-            "password1": "a long enough pass 42", "password2": "a long enough pass 42"}  # fmt: skip
-    data.update(fields)
-    return client.post(reverse("account_signup"), data)
 
 
 def rename(client, user, name):

@@ -5,15 +5,9 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import User
+from tests.factories import signup
 
 pytestmark = pytest.mark.django_db
-
-
-def signup(client, **fields):
-    data = {"username": "ada", "display_name": "Ada L.", "email": "ada@example.com",
-            "password1": "a long enough pass 42", "password2": "a long enough pass 42"}  # fmt: skip
-    data.update(fields)
-    return client.post(reverse("account_signup"), data)
 
 
 def test_the_sign_up_form_carries_a_field_for_the_browsers_zone(client):
@@ -24,7 +18,7 @@ def test_the_sign_up_form_carries_a_field_for_the_browsers_zone(client):
 
 def test_the_browsers_zone_becomes_the_accounts(client):
     assert signup(client, time_zone="Asia/Jakarta").status_code == 302
-    assert User.objects.get(username="ada").time_zone == "Asia/Jakarta"
+    assert User.objects.get(username="dave").time_zone == "Asia/Jakarta"
 
 
 @pytest.mark.parametrize("zone", ["", "Mars/Olympus_Mons", "x" * 500, "../etc/passwd"])
@@ -32,4 +26,4 @@ def test_no_zone_or_one_not_known_here_is_utc_and_no_refusal(client, zone):
     """The field is filled by the browser, not typed: a player could not fix it, so it refuses
     nothing, and Settings offers the zone again."""
     assert signup(client, time_zone=zone).status_code == 302
-    assert User.objects.get(username="ada").time_zone == "UTC"
+    assert User.objects.get(username="dave").time_zone == "UTC"

@@ -133,9 +133,11 @@ def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict
         "place": place,
         "score": score,
         "chat_news": seat.chat_news,
+        # As games_waiting_on: a seat on autopilot is its bot's to move.
         "my_turn": game.status == Game.Status.ACTIVE
         and game.to_move_seat == seat.index
-        and not seat.resigned,
+        and not seat.resigned
+        and not seat.autopilot,
     }
 
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import services
-from games.models import Game, RoundScore
+from games.models import Game, RoundScore, Seat
 from games.selectors import lists
 from tests.factories import UserFactory, started_game
 
@@ -122,3 +122,14 @@ def test_the_next_game_is_the_most_urgent_waiting_on_the_player_besides_this_one
     for game in (soon, later, old_turn, new_turn):
         services.game_resign(game_id=game.pk, user=me)
     assert lists.next_game(me) == (None, 0)
+
+
+def test_the_dashboard_and_the_next_game_count_the_same_games_waiting_on_the_player():
+    """A seat on autopilot is the bot's to move (it moves within seconds): neither the
+    dashboard's "Your turn" nor the next game counts it."""
+    me = UserFactory()
+    mine, on_autopilot = (waiting_on(me, UserFactory()) for _ in range(2))
+    Seat.objects.filter(game=on_autopilot, user=me).update(autopilot=True)
+    dashboard = lists.dashboard(me, page=None)
+    assert [row["game"].pk for row in dashboard["my_turn"]] == [mine.pk]
+    assert lists.next_game(me) == (mine.pk, 1)

@@ -240,6 +240,16 @@ def test_games_next_goes_to_the_most_urgent_game_or_says_none_waits(client):
 # -- errors on moves: once, in the table's message area --------------------------------------
 
 
+def test_an_unrated_game_says_so_at_the_table_and_a_rated_one_does_not(client, duel):
+    player = UserFactory()
+    practice = services.game_practice_create(user=player)
+    client.force_login(player)
+    assert "unrated" in page(client, "game", practice).content.decode()
+    game, users = duel
+    client.force_login(users[0])
+    assert "unrated" not in page(client, "game", game).content.decode()
+
+
 def test_an_htmx_move_refused_answers_the_table_with_the_message_once(client, duel):
     game, by_seat = duel
     client.force_login(by_seat[game.to_move_seat])

@@ -287,6 +287,16 @@ def test_changing_the_address_asks_for_the_password_first(client):
     assert mail.outbox[-1].to == ["new@example.com"]
 
 
+def test_the_password_is_the_only_way_to_confirm_access(client):
+    """Sign-in codes are off on this site (their mail is not the site's own): confirming access
+    offers no code by mail, and its address is refused."""
+    client.force_login(UserFactory())
+    page = client.get(reverse("account_reauthenticate"))
+    assert page.status_code == 200 and "sign-in code" not in page.content.decode()
+    code = client.get(reverse("account_request_reauthentication_code"))
+    assert code.status_code == 403 and not mail.outbox
+
+
 def test_a_new_address_is_used_only_once_verified(client):
     user = UserFactory(email="old@example.com")
     client.force_login(user)

@@ -46,8 +46,8 @@ ENDPOINTS = {
     "account_inactive": ("ok", "405", "ok", "405"),
     "account_signup": ("ok", "400", "away", "away"),
     "account_reauthenticate": ("login", "login", "ok", "400"),
-    "account_request_reauthentication_code": ("login", "login", "ok", "400"),
-    "account_confirm_reauthentication_code": ("login", "login", "away", "away"),
+    "account_request_reauthentication_code": ("login", "login", "403", "403"),  # codes are off
+    "account_confirm_reauthentication_code": ("login", "login", "403", "403"),
     "account_email": ("login", "login", "ok", "away"),
     "account_email_verification_sent": ("ok", "405", "ok", "405"),
     "account_change_password": ("login", "login", "ok", "400"),

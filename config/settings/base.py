@@ -136,6 +136,7 @@ ACCOUNT_FORMS = {
 # A new email address waits for the password (allauth's reauthentication), or a stolen session
 # would be enough to take the account: a new address, then a reset link mailed to it.
 ACCOUNT_REAUTHENTICATION_REQUIRED = True
+ACCOUNT_REAUTHENTICATION_METHODS = ("password",)  # sign-in codes are off: no code by mail
 ACCOUNT_SESSION_REMEMBER = True  # games last weeks: a login lasts (SESSION_COOKIE_AGE, 2 weeks)
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]

@@ -363,5 +363,8 @@ def test_a_your_turn_mail_waits_while_the_player_watches_and_goes_out_once_they_
     assert wait_for(lambda: mail.outbox, timeout=20)
     [message] = mail.outbox
     assert message.to == [human.email] and message.subject == f"Your turn in game #{game.pk}"
-    row = Notification.objects.get(user=human, kind="your_turn", turn=fresh(game).turn_version)
-    assert row.status == "sent"
+    # The mail is handed over inside the task's transaction, before its row is marked sent.
+    sent = Notification.objects.filter(
+        user=human, kind="your_turn", turn=fresh(game).turn_version, status="sent"
+    )
+    assert wait_for(sent.exists)

@@ -68,7 +68,25 @@ def test_long_names_widen_no_page_at_360_px(open_page, every_game_rated):
         found += [problem for path in paths if (problem := too_wide(page, path))]
         page.goto(f"/games/{playing.pk}/")
         page.screenshot(path=str(artifact(f"long-names-table-{user.pk}-360px.png")), full_page=True)
+        found += [f"seat box at 360 px: {problem}" for problem in seat_names_cut(page)]
     assert not found, "\n".join(found)
+
+
+SEAT_NAMES_CUT = """() => [...document.querySelectorAll("#table .player .pname")].flatMap(line => {
+  const box = line.getBoundingClientRect(), name = line.querySelector(".seat-name");
+  const seen = Math.min(name.getBoundingClientRect().right, box.right)
+    - Math.max(name.getBoundingClientRect().left, box.left);
+  const cut = [...line.querySelectorAll(".badge")].filter(
+    badge => badge.getBoundingClientRect().right > box.right + 1);
+  return (seen < 40 ? [`${name.title}: ${Math.round(seen)} px of the name seen`] : [])
+    .concat(cut.map(badge => `${name.title}: its ${badge.textContent.trim()} badge cut off`));
+})"""
+
+
+def seat_names_cut(page) -> list[str]:
+    """A seat's name may be cut short, but not to nothing, and never its badges (dealer, you,
+    bot, autopilot...)."""
+    return page.evaluate(SEAT_NAMES_CUT)
 
 
 def first_screen(page, selector) -> bool:

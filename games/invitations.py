@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from accounts.validators import is_control
+from accounts.validators import fold_name, is_control
 
 from . import services
 from .checks import require_creator, require_open
@@ -40,9 +40,9 @@ def _invite(*, game: Game, host: User, invitee: User | None, invited_as: str) ->
 
 @transaction.atomic
 def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
-    """The host invites a registered player, by user name or email, to this open game. Says
-    nothing about whether such a player exists. None when that name was invited before, or
-    names a player already seated."""
+    """The host invites a registered player, by user name, shown name (unique as it reads) or
+    email, to this open game. Says nothing about whether such a player exists. None when that
+    name was invited before, or names a player already seated."""
     game = lock_game(game_id)
     require_open(game)
     require_creator(game, user)
@@ -51,13 +51,14 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
         raise GameError(_("Name a player, or give their email address."))
     if any(is_control(char) for char in who):
         raise GameError(_("That is not a player's name or an email address."))
+    by_name = Q(username__iexact=who) | Q(name_key=fold_name(who))
     named = User.objects.filter(
-        Q(username__iexact=who) | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
+        by_name | Q(emailaddress__email__iexact=who, emailaddress__verified=True)
     )
     # The host and the bots are no secret to the host: a refusal with its reason tells nothing.
     if named.filter(pk=user.pk).exists():
         raise GameError(_("You cannot invite yourself: you already have a seat at this game."))
-    if User.objects.filter(Q(username__iexact=who) | Q(display_name__iexact=who), is_bot=True):
+    if User.objects.filter(by_name, is_bot=True).exists():
         raise GameError(_("Bots are not invited: fill the empty seats with bots instead."))
     if game.invitations.filter(invited_as__iexact=who).exists():
         return None

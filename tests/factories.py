@@ -216,3 +216,8 @@ def signup(client, **fields):
             "password1": "a long enough pass 42", "password2": "a long enough pass 42"}  # fmt: skip
     data.update(fields)
     return client.post(reverse("account_signup"), data)
+
+
+def wide(text: str) -> str:
+    """`text` (ASCII letters and digits; spaces stay) in their full-width forms."""
+    return "".join(char if char == " " else chr(ord(char) + 0xFEE0) for char in text)

@@ -12,7 +12,7 @@ from games import invitations, services
 from games.engine import GameState, Rules
 from games.errors import GameError
 from games.models import Game, Invitation, Notification, Seat
-from tests.factories import UserFactory, play_one, started_game
+from tests.factories import UserFactory, play_one, started_game, wide
 
 pytestmark = pytest.mark.django_db
 
@@ -251,21 +251,35 @@ def test_the_round_column_follows_every_move():
     assert game.round_index == 1
 
 
-@pytest.mark.parametrize("who", ["me", "ME@example.com", "bot-easy", "Easy Bot"])
+@pytest.mark.parametrize(
+    "who",
+    ["me", "ME@example.com", "Me Myself", wide("me MYSELF"), "bot-easy", "Easy Bot", "easy bot"],
+)
 def test_inviting_yourself_or_a_bot_is_refused_with_the_reason(client, who):
     from accounts.services import bots_ensure
 
     bots_ensure()
-    host = UserFactory(username="me", email="me@example.com")
+    host = UserFactory(username="me", email="me@example.com", display_name="Me Myself")
     game = private_game(host)
     client.force_login(host)
     response = client.post(reverse("game_invite", kwargs={"game_id": game.pk}), {"who": who})
     assert response.status_code == 400
-    reason = (
-        "You cannot invite yourself" if who.lower().startswith("me") else "Bots are not invited"
-    )
+    yourself = who.startswith(("me", "ME", "Me", wide("me")))
+    reason = "You cannot invite yourself" if yourself else "Bots are not invited"
     assert reason in response.content.decode()
     assert not Invitation.objects.filter(game=game).exists()
+
+
+def test_a_player_is_invited_by_the_name_the_table_shows_as_well(client):
+    """Shown names are unique as they read (case, width), so the name a host sees at a table
+    names one player, as surely as a user name."""
+    host, guest = UserFactory(), UserFactory(username="g-7731", display_name="Olga Novak")
+    game = private_game(host)
+    client.force_login(host)
+    client.post(
+        reverse("game_invite", kwargs={"game_id": game.pk}), {"who": wide("OLGA") + " novak"}
+    )
+    assert Invitation.objects.get(game=game).invitee == guest
 
 
 def test_the_answer_to_an_invitation_claims_no_more_than_is_known(client):

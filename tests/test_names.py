@@ -9,13 +9,7 @@ from django.urls import reverse
 from accounts.models import User
 from accounts.services import bots_ensure, profile_update
 from accounts.validators import fold_name
-from tests.factories import UserFactory, signup
-
-
-def wide(text: str) -> str:
-    """`text` (letters and digits) in their full-width forms."""
-    return "".join(chr(ord(char) + 0xFEE0) for char in text)
-
+from tests.factories import UserFactory, signup, wide
 
 pytestmark = pytest.mark.django_db
 

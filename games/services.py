@@ -400,11 +400,8 @@ def _apply(
     # A new round is a new turn, even for the seat that played the last one.
     turn_changed = state.to_move != before_to_move or record.round_ended
     _store_state(game, state, now=now, turn_changed=turn_changed)
-    if state.is_over:  # a person's own last move: the table answering it shows them the end
-        ended_by = None if by_bot else seat.user
-        game_finish(
-            game=game, state=state, now=now, reason=Game.EndReason.COMPLETED, ended_by=ended_by
-        )
+    if state.is_over:  # played out: everyone's end, its summary mailed to every person
+        game_finish(game=game, state=state, now=now, reason=Game.EndReason.COMPLETED)
     if not by_bot and seat.autopilot:
         seat.autopilot = False  # the player is back
         seat.timeouts = 0
@@ -439,7 +436,8 @@ def game_finish(
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
     reads; an early end (resignation, drop) leaves the engine's state mid-round. The ratings change
     here, in the same transaction. The caller holds the game's lock and saves the row.
-    `ended_by`: the person whose own request ended it, who sees the end on the page it answers."""
+    `ended_by`: the person whose resignation ended it, who sees the end on the page it answers
+    and gets no summary mail of it."""
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now

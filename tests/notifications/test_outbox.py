@@ -218,12 +218,11 @@ def test_the_host_of_a_full_game_that_waits_for_them_is_told_to_start_it():
 
 
 @pytest.mark.slow  # a whole game
-def test_no_game_over_mail_to_the_player_whose_last_move_ended_the_game():
+def test_a_game_played_to_its_end_sends_its_summary_to_every_person_the_last_mover_too():
+    """A resignation is its author's own end; a game played out is everyone's, and its summary
+    (the final ranking and scoresheet) is a record worth a mail, whoever made the last move."""
     game, _users = two_people()
     play_on(game)
-    last = game.moves.order_by("-seq").first()
-    mover = game.seats.get(index=last.seat).user
+    assert game.end_reason == "completed"
     rows = dict(Notification.objects.filter(kind="game_over").values_list("user", "reason"))
-    assert rows == {seat.user_id: "" for seat in game.seats.exclude(user=mover)} | {
-        mover.pk: "own_action"
-    }
+    assert rows == {seat.user_id: "" for seat in game.seats.all()}

@@ -4,6 +4,9 @@
   large, malformed) is answered as Django answers it anywhere else, 400. The 404 page's CSRF
   decorator reads the body; were it refused there, inside the error page, Django would answer an
   unlogged 500.
+- method_not_allowed_page: a 405 with nothing to show (a POST-only address, such as starting a
+  practice game, typed into the address bar) gets the site's own page, where a browser would
+  show its own error.
 - server_error: for an error nobody meant, a styled 503 'back in a moment' while the database is
   unreachable (a restart, a failover), a styled 500 otherwise. Neither touches the database. It
   logs the error with its traceback, so that every 500 is logged, also one raised by an error
@@ -18,6 +21,7 @@ from django.core.handlers.exception import response_for_exception
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.views import defaults
 
@@ -31,6 +35,21 @@ def page_not_found(request, exception):
     except (SuspiciousOperation, MultiPartParserError) as refused:
         return response_for_exception(request, refused)
     return defaults.page_not_found(request, exception)
+
+
+def method_not_allowed_page(get_response):
+    """Middleware: the site's page for an empty 405 to a browser's visit (not to htmx, whose
+    request came from a page that shows its own answer)."""
+
+    def middleware(request):
+        response = get_response(request)
+        if response.status_code != 405 or response.content or "HX-Request" in request.headers:
+            return response
+        page = render(request, "405.html", status=405)
+        page["Allow"] = response["Allow"]
+        return page
+
+    return middleware
 
 
 def server_error(request):

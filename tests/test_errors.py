@@ -8,6 +8,8 @@ import pytest
 from django.test import Client
 from django.urls import path, reverse
 
+from tests.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
 
 
@@ -89,3 +91,16 @@ def test_a_stranger_typing_an_address_gets_the_sites_own_404_page(client):
         html = response.content.decode()
         assert response.status_code == 404
         assert "/static/css/site.css" in html and "<h1>Page not found</h1>" in html
+
+
+def test_an_address_typed_that_only_takes_a_button_press_is_a_page_that_says_so(client):
+    """GET of a POST-only address (practice, resign, ...) typed into the address bar: a 405 with
+    the site's own page and the methods it takes, not an empty answer the browser shows as its
+    own error."""
+    client.force_login(UserFactory())
+    answer = client.get(reverse("practice_start"))
+    assert answer.status_code == 405 and answer["Allow"] == "POST"
+    assert "not a visit. Go back to your games" in answer.content.decode()
+    assert 'href="/"' in answer.content.decode()
+    htmx = client.get(reverse("practice_start"), HTTP_HX_REQUEST="true")
+    assert htmx.status_code == 405 and htmx.content == b""  # htmx shows no page it did not ask for

@@ -130,14 +130,14 @@ AT_TABLE = (Game.Status.ACTIVE, Game.Status.FINISHED)  # else the waiting room
 
 def _waiting_context(request, game, seat, error=None):
     """The waiting room: a game before it starts (or cancelled before it did)."""
-    seats = list(game.seats.all())
+    taken = {s.index: s for s in game.seats.all()}
     return {
         "game": game,
         "me": seat,
         "error": error,
         "is_host": seat is not None and seat.user_id == game.created_by_id,
-        "seats": seats,
-        "free_seats": range(game.seat_count - len(seats)),
+        "seats": [taken.get(index) for index in range(game.seat_count)],  # None: an empty seat
+        "free_seats": game.seat_count - len(taken),
         "rules_summary": rules_summary(Rules.from_dict(game.rules)),
         "invitations": lists.invitations_sent(game, seat),
         "invite_url": request.build_absolute_uri(

@@ -334,3 +334,17 @@ def test_the_waiting_room_poll_reloads_the_page_once_a_seat_is_taken_or_the_game
             poll = poll_of_the_page()
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
+
+
+def test_the_waiting_room_lists_the_seats_in_their_order_an_empty_one_where_it_is(client):
+    from games import services
+
+    host = UserFactory(display_name="Hostess")
+    game = services.game_create(
+        creator=host, rules=Rules(), seat_count=3, is_public=False, seat_bots=[None, "hard"]
+    )
+    client.force_login(host)
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    seats = re.search(r'<ol class="seats">(.*?)</ol>', page, re.S).group(1)
+    items = [" ".join(re.sub(r"<[^>]+>", " ", li).split()) for li in seats.split("</li>")[:-1]]
+    assert items == ["Hostess host", "empty seat", "Hard Bot bot"]

@@ -38,7 +38,8 @@ class Notice:
     kind: str  # a Notification.Kind, or "moves"
     at: datetime
     game: Game | None
-    rounds: tuple[RoundOver, ...] = ()  # moves: the rounds that ended meanwhile
+    rounds: tuple[RoundOver, ...] = ()  # moves: the rounds that ended meanwhile (the last two)
+    earlier: tuple[int, int] | None = None  # moves: (first, last) of the rounds over before them
     detail: int = 0  # reminders: the percent of the time used
     your_turn: bool = False  # moves: the turn is now the player's
     player: str = ""  # joined, declined: who
@@ -129,7 +130,7 @@ class MovesSource:
                 kind="moves",
                 at=seat.last_at,
                 game=seat.game,
-                rounds=rounds.get(seat.game_id, ()),
+                **_told(rounds.get(seat.game_id, ())),
                 your_turn=seat.game.status == Game.Status.ACTIVE
                 and seat.game.to_move_seat == seat.index
                 and not (seat.autopilot or seat.resigned),
@@ -139,6 +140,14 @@ class MovesSource:
 
     def count(self, user_id: int, since: datetime) -> Expression:
         return _counted(self.seats(user_id, since), "user")
+
+
+def _told(rounds: tuple[RoundOver, ...]) -> dict:
+    """Up to three rounds one by one; more as a span, then the last two (a player away for a
+    whole game reads a line, not eleven sentences)."""
+    if len(rounds) <= 3:
+        return {"rounds": rounds}
+    return {"rounds": rounds[-2:], "earlier": (rounds[0].number, rounds[-3].number)}
 
 
 def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:

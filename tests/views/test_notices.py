@@ -129,3 +129,15 @@ def test_news_from_before_the_week_before_the_last_look_is_gone():
 def test_the_notice_centre_needs_a_login(client):
     response = client.get(reverse("notices"))
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.slow  # five rounds played
+def test_many_rounds_over_are_told_as_a_span_then_the_last_two(client):
+    """A player away for a whole game reads one line, not eleven sentences."""
+    me, other = UserFactory(display_name="Mia"), UserFactory(display_name="Olga")
+    game = started_game([me, other])
+    play_on(game, until=lambda game: game.round_index == 5)
+    client.force_login(me)
+    page = " ".join(client.get(reverse("notices")).content.decode().split())
+    assert f"Game #{game.pk}: Rounds 1\N{EN DASH}3 are over. Round 4 is over:" in page
+    assert "Round 5 is over:" in page and "Round 3 is over" not in page

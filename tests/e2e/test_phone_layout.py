@@ -1,6 +1,6 @@
 """Long names and the phone: a 40-character display name without spaces and a 150-character
 username widen no page at 360 px; at 360 x 740 the hand and the piles are on the first screen in
-the first round and the last; and a new account takes the browser's time zone at sign-up."""
+the first round and the last (in a game with a clock); and a new account takes the browser's time zone at sign-up."""
 
 import pytest
 
@@ -95,8 +95,9 @@ def first_screen(page, selector) -> bool:
 
 
 def test_the_hand_and_the_piles_are_on_the_first_screen_in_every_round(open_page):
+    # A clock (the turn's due time in the header, the time left on the seat) and a long name.
     me = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
-    game = started_game([me], seat_count=4, bots="medium")
+    game = started_game([me], seat_count=4, bots="medium", time_per_move_days=3)
     page = open_page(**PHONE)
     log_in(page, me)
     for round_index in (0, 10):  # the first round and the last (13 cards, 14 once drawn)

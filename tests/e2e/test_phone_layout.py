@@ -148,3 +148,38 @@ def test_a_new_account_takes_the_browsers_time_zone(browser, site):
         assert User.objects.get(username="ada").time_zone == "Asia/Jakarta"
     finally:
         context.close()
+
+
+SCORE_COLUMNS_SEEN = """() => {
+  const scroller = document.querySelector("#table .scoresheet .scroll").getBoundingClientRect();
+  const within = cell => {
+    const box = cell.getBoundingClientRect();
+    return box.left >= scroller.left - 1 && box.right <= scroller.right + 1;
+  };
+  const rows = [...document.querySelectorAll("#table .scoresheet tbody tr")];
+  const players = rows[0].cells.length - 1;
+  return [...Array(players).keys()].filter(i => rows.every(row => within(row.cells[i + 1]))).length;
+}"""
+
+
+def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
+    """A finished game of four (a 40-letter display name, a 150-letter username, two bots): its
+    scoresheet's name headings are cut short (whole in their titles), so that the score cells of
+    three players at least are in sight at 360 px without scrolling, and of all four at 1280 px."""
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
+    long = UserFactory(username=LONG_USERNAME, display_name="", table_tour_done=True)
+    game = started_game([wide, long], seat_count=4, bots="medium")
+    play_on(game, level="medium")
+    assert fresh(game).status == Game.Status.FINISHED
+    page = open_page(**PHONE)
+    log_in(page, wide)
+    for width, wanted in ((360, 3), (1280, 4)):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"/games/{game.pk}/")
+        page.locator("#table .scoresheet").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifact(f"scoresheet-{width}px.png")))
+        seen = page.evaluate(SCORE_COLUMNS_SEEN)
+        assert seen >= wanted, f"at {width} px the scores of {seen} players of 4 are in sight"
+        headings = page.locator("#table .scoresheet thead th[title]")
+        assert headings.nth(0).get_attribute("title") == LONG_DISPLAY_NAME
+        assert headings.nth(1).get_attribute("title") == LONG_USERNAME

@@ -183,3 +183,24 @@ def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
         headings = page.locator("#table .scoresheet thead th[title]")
         assert headings.nth(0).get_attribute("title") == LONG_DISPLAY_NAME
         assert headings.nth(1).get_attribute("title") == LONG_USERNAME
+
+
+BADGES_BROKEN = """() => [...document.querySelectorAll("main .badge")].filter(badge =>
+  badge.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(badge).fontSize)
+).map(badge => badge.textContent.trim())"""
+
+
+def test_a_badge_keeps_its_word_whole_beside_a_long_name_at_360_px(open_page, settings):
+    """The leaderboard at 360 px, two long-named players after their first rated game: each one's
+    PROVISIONAL badge stays on one line (it broke as PROVISION / AL)."""
+    settings.RATING_MIN_ROUNDS = 0
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME)
+    long = UserFactory(username=LONG_USERNAME, display_name="")
+    game = started_game([wide, long])
+    services.game_resign(game_id=game.pk, user=wide)
+    page = open_page(**PHONE)
+    log_in(page, long)
+    page.goto("/leaderboard/")
+    page.screenshot(path=str(artifact("leaderboard-360px.png")), full_page=True)
+    assert page.locator("main .badge").count() >= 2
+    assert not page.evaluate(BADGES_BROKEN), "a badge broke across lines"

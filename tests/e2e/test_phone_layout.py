@@ -162,10 +162,17 @@ SCORE_COLUMNS_SEEN = """() => {
 }"""
 
 
+# The ranking writes each place itself, in the page's language (1st, 1., 1e, ke-1; ties share
+# one): a list's own numbers beside them would say it twice ("1. 1st").
+RANKING_MARKERS = """() => [...document.querySelectorAll("#table .ranking li")].map(
+  item => getComputedStyle(item).listStyleType)"""
+
+
 def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
     """A finished game of four (a 40-letter display name, a 150-letter username, two bots): its
     scoresheet's name headings are cut short (whole in their titles), so that the score cells of
-    three players at least are in sight at 360 px without scrolling, and of all four at 1280 px."""
+    three players at least are in sight at 360 px without scrolling, and of all four at 1280 px.
+    (And the final ranking above it gives each place once.)"""
     wide = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
     long = UserFactory(username=LONG_USERNAME, display_name="", table_tour_done=True)
     game = started_game([wide, long], seat_count=4, bots="medium")
@@ -180,6 +187,8 @@ def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
         page.screenshot(path=str(artifact(f"scoresheet-{width}px.png")))
         seen = page.evaluate(SCORE_COLUMNS_SEEN)
         assert seen >= wanted, f"at {width} px the scores of {seen} players of 4 are in sight"
+        page.locator("#table .ranking").screenshot(path=str(artifact(f"ranking-{width}px.png")))
+        assert page.evaluate(RANKING_MARKERS) == ["none"] * 4, "the ranking numbered twice"
         headings = page.locator("#table .scoresheet thead th[title]")
         assert headings.nth(0).get_attribute("title") == LONG_DISPLAY_NAME
         assert headings.nth(1).get_attribute("title") == LONG_USERNAME

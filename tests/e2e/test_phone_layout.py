@@ -3,6 +3,7 @@ username widen no page at 360 px; at 360 x 740 the hand and the piles are on the
 the first round and the last (in a game with a clock); and a new account takes the browser's time zone at sign-up."""
 
 import pytest
+from django.core import mail
 
 from accounts.models import User
 from games import chat, friends, invitations, services
@@ -10,6 +11,7 @@ from games.models import Game
 from tests.e2e.conftest import artifact, log_in
 from tests.e2e.table import fresh
 from tests.factories import GameFactory, UserFactory, play_on, started_game
+from tests.notifications.helpers import html_of, send_all
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -213,3 +215,21 @@ def test_a_badge_keeps_its_word_whole_beside_a_long_name_at_360_px(open_page, se
     page.screenshot(path=str(artifact("leaderboard-360px.png")), full_page=True)
     assert page.locator("main .badge").count() >= 2
     assert not page.evaluate(BADGES_BROKEN), "a badge broke across lines"
+
+
+def test_a_mail_with_long_names_fits_a_360_px_screen(open_page):
+    """The turn mails of a game between a 40-letter display name and a 150-letter username (each
+    greets its reader and names the other), opened on a 360 px screen: no wider than it."""
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME)
+    long = UserFactory(username=LONG_USERNAME, display_name="")
+    started_game([wide, long], time_per_move_days=3)
+    send_all()
+    assert mail.outbox, "no mail was sent"
+    page = open_page(**PHONE)
+    found = []
+    for number, message in enumerate(mail.outbox):
+        page.set_content(html_of(message))
+        page.screenshot(path=str(artifact(f"mail-{number}-360px.png")), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        found += [f"{message.subject} to {message.to}: {width} px"] if width > PHONE["width"] else []
+    assert not found, "\n".join(found)

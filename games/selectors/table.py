@@ -117,6 +117,10 @@ def table(game: Game, seat: Seat | None) -> dict:
         "scoresheet": scoresheet(view),
         "ranking": ranking(game, seats) if over else None,
         "my_turn": my_turn,
+        # The seat to move shows the time left itself: on a phone the header need not repeat it.
+        "deadline_on_seat": any(
+            p["to_move"] and p["clock"] == "left" and not p["vacation_until"] for p in players
+        ),
         "to_move_name": names[to_move] if to_move is not None else None,
         # A bot answers in seconds: the table looks again sooner while one is to move.
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,

@@ -1,8 +1,10 @@
 """Long names and the phone: a 40-character display name without spaces and a 150-character
-username widen no page at 360 px; at 360 x 740 the hand and the piles are on the first screen in
-the first round and the last; and a new account takes the browser's time zone at sign-up."""
+username widen no page nor mail at 360 px, break no badge and hide no score in the scoresheet; at
+360 x 740 the hand and the piles are on the first screen in the first round and the last (in a
+game with a clock); and a new account takes the browser's time zone at sign-up."""
 
 import pytest
+from django.core import mail
 
 from accounts.models import User
 from games import chat, friends, invitations, services
@@ -10,6 +12,7 @@ from games.models import Game
 from tests.e2e.conftest import artifact, log_in
 from tests.e2e.table import fresh
 from tests.factories import GameFactory, UserFactory, play_on, started_game
+from tests.notifications.helpers import html_of, send_all
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -95,8 +98,9 @@ def first_screen(page, selector) -> bool:
 
 
 def test_the_hand_and_the_piles_are_on_the_first_screen_in_every_round(open_page):
+    # A clock (the turn's due time in the header, the time left on the seat) and a long name.
     me = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
-    game = started_game([me], seat_count=4, bots="medium")
+    game = started_game([me], seat_count=4, bots="medium", time_per_move_days=3)
     page = open_page(**PHONE)
     log_in(page, me)
     for round_index in (0, 10):  # the first round and the last (13 cards, 14 once drawn)
@@ -147,3 +151,87 @@ def test_a_new_account_takes_the_browsers_time_zone(browser, site):
         assert User.objects.get(username="ada").time_zone == "Asia/Jakarta"
     finally:
         context.close()
+
+
+SCORE_COLUMNS_SEEN = """() => {
+  const scroller = document.querySelector("#table .scoresheet .scroll").getBoundingClientRect();
+  const within = cell => {
+    const box = cell.getBoundingClientRect();
+    return box.left >= scroller.left - 1 && box.right <= scroller.right + 1;
+  };
+  const rows = [...document.querySelectorAll("#table .scoresheet tbody tr")];
+  const players = rows[0].cells.length - 1;
+  return [...Array(players).keys()].filter(i => rows.every(row => within(row.cells[i + 1]))).length;
+}"""
+
+
+# The ranking writes each place itself, in the page's language (1st, 1., 1e, ke-1; ties share
+# one): a list's own numbers beside them would say it twice ("1. 1st").
+RANKING_MARKERS = """() => [...document.querySelectorAll("#table .ranking li")].map(
+  item => getComputedStyle(item).listStyleType)"""
+
+
+def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
+    """A finished game of four (a 40-letter display name, a 150-letter username, two bots): its
+    scoresheet's name headings are cut short (whole in their titles), so that the score cells of
+    three players at least are in sight at 360 px without scrolling, and of all four at 1280 px.
+    (And the final ranking above it gives each place once.)"""
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME, table_tour_done=True)
+    long = UserFactory(username=LONG_USERNAME, display_name="", table_tour_done=True)
+    game = started_game([wide, long], seat_count=4, bots="medium")
+    play_on(game, level="medium")
+    assert fresh(game).status == Game.Status.FINISHED
+    page = open_page(**PHONE)
+    log_in(page, wide)
+    for width, wanted in ((360, 3), (1280, 4)):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(f"/games/{game.pk}/")
+        page.locator("#table .scoresheet").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifact(f"scoresheet-{width}px.png")))
+        seen = page.evaluate(SCORE_COLUMNS_SEEN)
+        assert seen >= wanted, f"at {width} px the scores of {seen} players of 4 are in sight"
+        page.locator("#table .ranking").screenshot(path=str(artifact(f"ranking-{width}px.png")))
+        assert page.evaluate(RANKING_MARKERS) == ["none"] * 4, "the ranking numbered twice"
+        headings = page.locator("#table .scoresheet thead th[title]")
+        assert headings.nth(0).get_attribute("title") == LONG_DISPLAY_NAME
+        assert headings.nth(1).get_attribute("title") == LONG_USERNAME
+
+
+BADGES_BROKEN = """() => [...document.querySelectorAll("main .badge")].filter(badge =>
+  badge.getBoundingClientRect().height > 2 * parseFloat(getComputedStyle(badge).fontSize)
+).map(badge => badge.textContent.trim())"""
+
+
+def test_a_badge_keeps_its_word_whole_beside_a_long_name_at_360_px(open_page, settings):
+    """The leaderboard at 360 px, two long-named players after their first rated game: each one's
+    PROVISIONAL badge stays on one line (it broke as PROVISION / AL)."""
+    settings.RATING_MIN_ROUNDS = 0
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME)
+    long = UserFactory(username=LONG_USERNAME, display_name="")
+    game = started_game([wide, long])
+    services.game_resign(game_id=game.pk, user=wide)
+    page = open_page(**PHONE)
+    log_in(page, long)
+    page.goto("/leaderboard/")
+    page.screenshot(path=str(artifact("leaderboard-360px.png")), full_page=True)
+    assert page.locator("main .badge").count() >= 2
+    assert not page.evaluate(BADGES_BROKEN), "a badge broke across lines"
+
+
+def test_a_mail_with_long_names_fits_a_360_px_screen(open_page):
+    """The turn mails of a game between a 40-letter display name and a 150-letter username (each
+    greets its reader and names the other), opened on a 360 px screen: no wider than it."""
+    wide = UserFactory(display_name=LONG_DISPLAY_NAME)
+    long = UserFactory(username=LONG_USERNAME, display_name="")
+    started_game([wide, long], time_per_move_days=3)
+    send_all()
+    assert mail.outbox, "no mail was sent"
+    page = open_page(**PHONE)
+    found = []
+    for number, message in enumerate(mail.outbox):
+        page.set_content(html_of(message))
+        page.screenshot(path=str(artifact(f"mail-{number}-360px.png")), full_page=True)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > PHONE["width"]:
+            found.append(f"{message.subject} to {message.to}: {width} px")
+    assert not found, "\n".join(found)

@@ -163,3 +163,44 @@ def test_the_table_fits_a_phone_and_a_desktop(player):
         open_table(page, game)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         page.screenshot(path=str(artifact(f"table-{width}px.png")), full_page=True)
+
+
+# Every refusal by the Content-Security-Policy, as the page itself hears of it (the script is
+# Playwright's, added before the page's own: the policy does not apply to it).
+CSP_LISTENER = """window.refusedByCsp = [];
+document.addEventListener("securitypolicyviolation", (event) => window.refusedByCsp.push(
+  `${event.violatedDirective} refused ${event.blockedURI || "an inline source"}`));"""
+
+
+def test_the_chat_updates_without_breaking_the_content_security_policy(player):
+    """A message refused, one sent, the chat swapped in by the answer and by the other player's
+    poll, a player muted: neither page's console shows an error (but the refusal's 400), nor
+    does either page hear of a refusal by the Content-Security-Policy."""
+    ann, ann_page = player()
+    bob, bob_page = player()
+    game = started_game([ann, bob], seat_count=2)
+    logged = []
+    for page in (ann_page, bob_page):
+        page.add_init_script(CSP_LISTENER)
+        page.on("console", lambda m: m.type in ("error", "warning") and logged.append(m.text))
+        page.on("pageerror", lambda error: logged.append(str(error)))
+        page.goto(f"/games/{game.pk}/")
+        page.locator("#chat").wait_for()
+    ann_page.evaluate("document.getElementById('chat-text').removeAttribute('required')")
+    ann_page.locator("#chat-form button[type=submit]").click()  # refused: the form comes back
+    ann_page.locator("#chat-form-error").wait_for()
+    ann_page.locator("#chat-text").fill("Good luck, everyone")
+    ann_page.locator("#chat-form button[type=submit]").click()
+    for page in (ann_page, bob_page):  # bob's by his table's poll, out of band
+        page.locator("#chat .chat-line", has_text="Good luck, everyone").wait_for()
+    bob_page.locator("#chat-text").fill("And to you")
+    bob_page.locator("#chat-form button[type=submit]").click()
+    ann_page.locator("#chat .chat-line", has_text="And to you").wait_for()
+    first = bob_page.locator("#chat .chat-line", has_text="Good luck")
+    first.get_by_role("button", name="Mute").click()
+    bob_page.locator("#chat .chat-muted").wait_for()
+    ann_page.wait_for_timeout(2_500)  # a poll or two more
+    refused = [line for line in logged if "400 (Bad Request)" not in line]
+    for page in (ann_page, bob_page):
+        refused += page.evaluate("window.refusedByCsp")
+    assert not refused, "\n".join(refused)

@@ -190,6 +190,8 @@ def test_the_scoresheet_shortens_long_names_at_360_and_1280_px(open_page):
         page.screenshot(path=str(artifact(f"scoresheet-{width}px.png")))
         seen = page.evaluate(SCORE_COLUMNS_SEEN)
         assert seen >= wanted, f"at {width} px the scores of {seen} players of 4 are in sight"
+        legend = page.locator("#scoresheet-legend").bounding_box()  # read whole, not scrolled
+        assert legend and legend["x"] + legend["width"] <= width, "the legend runs out of sight"
         page.locator("#table .ranking").screenshot(path=str(artifact(f"ranking-{width}px.png")))
         assert page.evaluate(RANKING_MARKERS) == ["none"] * 4, "the ranking numbered twice"
         headings = page.locator("#table .scoresheet thead th[title]")

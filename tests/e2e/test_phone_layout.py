@@ -204,6 +204,10 @@ BADGES_BROKEN = """() => [...document.querySelectorAll("main .badge")].filter(ba
 ).map(badge => badge.textContent.trim())"""
 
 
+LAST_COLUMN_RIGHT = """() => Math.max(...[...document.querySelectorAll("main td:last-child")]
+  .map(cell => cell.getBoundingClientRect().right))"""
+
+
 def test_a_badge_keeps_its_word_whole_beside_a_long_name_at_360_px(open_page, settings):
     """The leaderboard at 360 px, two long-named players after their first rated game: each one's
     PROVISIONAL badge stays on one line (it broke as PROVISION / AL)."""
@@ -218,6 +222,16 @@ def test_a_badge_keeps_its_word_whole_beside_a_long_name_at_360_px(open_page, se
     page.screenshot(path=str(artifact("leaderboard-360px.png")), full_page=True)
     assert page.locator("main .badge").count() >= 2
     assert not page.evaluate(BADGES_BROKEN), "a badge broke across lines"
+    # And a name is cut short on one line (whole in its title), not 25 lines of one name.
+    names = page.locator("main td a[href^='/players/']")
+    assert names.count() == 2
+    for index in range(2):
+        name = names.nth(index)
+        box = name.bounding_box()
+        line = name.evaluate("e => parseFloat(getComputedStyle(e).lineHeight)")
+        assert box["height"] < 2 * line, f"{name.get_attribute('title')} takes many lines"
+        assert name.get_attribute("title") in (LONG_DISPLAY_NAME, LONG_USERNAME)
+    assert page.evaluate(LAST_COLUMN_RIGHT) <= PHONE["width"], "the games column is out of sight"
 
 
 def test_a_mail_with_long_names_fits_a_360_px_screen(open_page):

@@ -96,6 +96,20 @@ def log_in(page, user, next_path="/"):
     return page
 
 
+def sign_up(page, username, display_name=""):
+    """Through the sign-up form on the page it shows, as a person would."""
+    form = page.locator("main form")
+    form.locator("input[name=username]").fill(username)
+    if display_name:
+        form.locator("input[name=display_name]").fill(display_name)
+    form.locator("input[name=email]").fill(f"{username}@example.com")
+    form.locator("input[name=password1]").fill("a long enough pass 42")
+    form.locator("input[name=password2]").fill("a long enough pass 42")
+    with page.expect_navigation():
+        form.locator("button[type=submit]").click()
+    return page
+
+
 @pytest.fixture
 def player(open_page):
     """player(**user_fields, width=1280): a new player (UserFactory) logged in on a page of their

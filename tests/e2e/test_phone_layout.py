@@ -9,7 +9,7 @@ from django.core import mail
 from accounts.models import User
 from games import chat, friends, invitations, services
 from games.models import Game
-from tests.e2e.conftest import artifact, log_in
+from tests.e2e.conftest import artifact, log_in, sign_up
 from tests.e2e.table import fresh
 from tests.factories import GameFactory, UserFactory, play_on, started_game
 from tests.notifications.helpers import html_of, send_all
@@ -141,13 +141,7 @@ def test_a_new_account_takes_the_browsers_time_zone(browser, site):
     try:
         page = context.new_page()
         page.goto("/accounts/signup/")
-        form = page.locator("main form")
-        form.locator("input[name=username]").fill("ada")
-        form.locator("input[name=email]").fill("ada@example.com")
-        form.locator("input[name=password1]").fill("a long enough pass 42")
-        form.locator("input[name=password2]").fill("a long enough pass 42")
-        with page.expect_navigation():
-            form.locator("button[type=submit]").click()
+        sign_up(page, "ada")
         assert User.objects.get(username="ada").time_zone == "Asia/Jakarta"
     finally:
         context.close()

@@ -7,6 +7,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
 
+from tests.e2e.conftest import sign_up
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
@@ -16,14 +17,7 @@ def test_sign_up_then_verify_the_address_from_the_mail(open_page):
     page = open_page()
     page.goto("/")
     page.locator("header").get_by_role("link", name="Sign up").click()
-    form = page.locator("main form")
-    form.locator("input[name=username]").fill("ada")
-    form.locator("input[name=display_name]").fill("Ada L.")
-    form.locator("input[name=email]").fill("ada@example.com")
-    form.locator("input[name=password1]").fill("a long enough pass 42")
-    form.locator("input[name=password2]").fill("a long enough pass 42")
-    with page.expect_navigation():
-        form.locator("button[type=submit]").click()
+    sign_up(page, "ada", display_name="Ada L.")
     assert page.locator("header .who").inner_text() == "Ada L."  # logged in at once
 
     # The live server runs in this process: its locmem mail lands in django.core.mail.outbox.

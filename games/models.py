@@ -654,8 +654,17 @@ class ChatReport(models.Model):
         return f"Report of {self.message} by {self.reporter_id}"
 
 
-# Quick play's rules presets: a name for a Rules(...) with every variant switch off.
-QUICK_PRESETS = ("classic", "extended", "up_and_down")
+
+
+class QuickPreset(models.TextChoices):
+    """Quick play's rules presets: the kinds of rounds (Rules.rounds), every variant switch off."""
+
+    CLASSIC = "classic", _("Standard")
+    EXTENDED = "extended", _("Extended")
+    UP_AND_DOWN = "up_and_down", _("Up and down")
+
+
+QUICK_PRESETS = tuple(QuickPreset.values)
 
 
 class Seek(models.Model):
@@ -671,7 +680,7 @@ class Seek(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
     )
     seats = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: any.")
-    preset = models.CharField(max_length=12)
+    preset = models.CharField(max_length=12, choices=QuickPreset.choices)
     time_per_move_days = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)

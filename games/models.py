@@ -654,8 +654,6 @@ class ChatReport(models.Model):
         return f"Report of {self.message} by {self.reporter_id}"
 
 
-
-
 class QuickPreset(models.TextChoices):
     """Quick play's rules presets: the kinds of rounds (Rules.rounds), every variant switch off."""
 
@@ -700,9 +698,7 @@ class Seek(models.Model):
                 condition=Q(seats__isnull=True) | Q(seats__gte=2, seats__lte=4),
                 name="seek_seats_2_to_4",
             ),
-            models.CheckConstraint(
-                condition=Q(preset__in=QUICK_PRESETS), name="seek_preset_valid"
-            ),
+            models.CheckConstraint(condition=Q(preset__in=QUICK_PRESETS), name="seek_preset_valid"),
             models.CheckConstraint(
                 condition=Q(status__in=["open", "matched", "cancelled"]),
                 name="seek_status_valid",

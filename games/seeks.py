@@ -100,6 +100,7 @@ def seek_create(
     if player.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
     _pool_lock(preset, time_per_move_days)
+    duplicate = GameError(_("You are already looking for a game like this one."), status=409)
     if Seek.objects.filter(
         player=player,
         status=Seek.Status.OPEN,
@@ -107,7 +108,7 @@ def seek_create(
         preset=preset,
         time_per_move_days=time_per_move_days,
     ).exists():
-        raise GameError(_("You are already looking for a game like this one."), status=409)
+        raise duplicate
     game = _match(
         player=player,
         seats=seats,
@@ -120,8 +121,8 @@ def seek_create(
             seek = Seek.objects.create(
                 player=player, seats=seats, preset=preset, time_per_move_days=time_per_move_days
             )
-    except IntegrityError:  # the same seek, sent twice at once
-        raise GameError(_("You are already looking for a game like this one."), status=409) from None
+    except IntegrityError:  # the constraint's word, should the check above ever miss one
+        raise duplicate from None
     if game is None:
         game = services.game_create(
             creator=player,

@@ -121,7 +121,8 @@ def test_the_database_holds_one_open_seek_per_combination_with_any_and_no_time()
 
 
 @pytest.mark.parametrize(
-    "seats, preset, time", [(5, "classic", 3), (1, "classic", 3), (2, "jokers", 3), (2, "classic", 4)]
+    "seats, preset, time",
+    [(5, "classic", 3), (1, "classic", 3), (2, "jokers", 3), (2, "classic", 4)],
 )
 def test_junk_is_refused_and_changes_nothing(seats, preset, time):
     with pytest.raises(GameError) as refused:

@@ -183,7 +183,7 @@ class GameCreateForm(forms.Form):
         )
 
 
-QUICK_SEAT_CHOICES = [("any", _("Any number")), *((str(n), str(n)) for n in (2, 3, 4))]
+QUICK_SEAT_CHOICES = [("any", _("Any number of players")), *((str(n), str(n)) for n in (2, 3, 4))]
 # Quick play's presets (models.QUICK_PRESETS): the kinds of rounds, every variant switch off.
 QUICK_PRESET_CHOICES = [
     ("classic", _("Standard: 11 rounds, 3 to 13 cards")),

@@ -31,6 +31,7 @@ WINDOW_POINTS = 150
 WINDOW_POINTS_PER_HOUR = 100
 WINDOW_UNLIMITED_AFTER = timedelta(days=1)
 NEW_GAME_SEATS_FOR_ANY = 2  # a seeker of any seat count opens the quickest table to fill
+MATCH_CANDIDATES = 200  # the oldest waiting games of a pool looked at, at most
 POOL_LOCK_NAMESPACE = 31_001  # pg_advisory_xact_lock's first key: quick play's pools
 
 
@@ -55,10 +56,10 @@ def _pool_lock(preset: str, time_per_move_days: int | None) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK_NAMESPACE, key])
 
 
-def _match(
+def _matches(
     *, player: User, seats: int | None, preset: str, time_per_move_days: int | None, now: datetime
-) -> Game | None:
-    """The oldest waiting quick game of the pool that fits the seeker, or None."""
+) -> list[Game]:
+    """The waiting quick games of the pool that fit the seeker, oldest (lowest id) first."""
     games = (
         Game.objects.filter(
             quick=True,
@@ -68,20 +69,36 @@ def _match(
         )
         .exclude(seats__user=player)
         .prefetch_related("seats")
-        .order_by("created_at", "pk")
+        .order_by("pk")
     )
     if seats is not None:
         games = games.filter(seat_count=seats)
-    games = [g for g in games if len(g.seats.all()) < g.seat_count]
+    games = [g for g in games[:MATCH_CANDIDATES] if len(g.seats.all()) < g.seat_count]
     seated = {seat.user_id for game in games for seat in game.seats.all()}
     ratings = {
         r.user_id: display_rating(r.ordinal)
         for r in Rating.objects.filter(user_id__in=seated | {player.pk})
     }
     mine = _rating_of(ratings, player.pk)
-    for game in games:
-        window = rating_window(waited=now - game.created_at)
-        if all(abs(_rating_of(ratings, s.user_id) - mine) <= window for s in game.seats.all()):
+    return [
+        game
+        for game in games
+        if all(
+            abs(_rating_of(ratings, s.user_id) - mine)
+            <= rating_window(waited=now - game.created_at)
+            for s in game.seats.all()
+        )
+    ]
+
+
+def _first_still_open(games: list[Game], player: User) -> Game | None:
+    """The first of `games` still waiting with a seat free once locked: the pool lock keeps other
+    seekers out, but a player may have left (and so cancelled) a game since it was read."""
+    for candidate in games:
+        game = lock_game(candidate.pk)
+        seated = set(game.seats.values_list("user_id", flat=True))
+        still_open = game.status == Game.Status.OPEN and len(seated) < game.seat_count
+        if still_open and player.pk not in seated:
             return game
     return None
 
@@ -109,13 +126,14 @@ def seek_create(
         time_per_move_days=time_per_move_days,
     ).exists():
         raise duplicate
-    game = _match(
+    matches = _matches(
         player=player,
         seats=seats,
         preset=preset,
         time_per_move_days=time_per_move_days,
         now=timezone.now(),
     )
+    game = _first_still_open(matches, player)
     try:
         with transaction.atomic():
             seek = Seek.objects.create(

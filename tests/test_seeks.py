@@ -187,3 +187,15 @@ def test_a_quick_game_has_no_host_actions():
     with pytest.raises(GameError) as refused:
         services.game_fill_with_bots(game_id=found.game_id, user=alice)
     assert refused.value.status == 403
+
+
+def test_a_game_left_empty_since_it_was_read_is_passed_over(monkeypatch):
+    """The pool lock keeps seekers out, not a player leaving: once locked, the game is read
+    again."""
+    alice = UserFactory()
+    found = seek(alice)
+    stale = Game.objects.get(pk=found.game_id)  # read while open ...
+    seeks.seek_cancel(seek_id=found.pk, player=alice)  # ... then left, and so cancelled
+    monkeypatch.setattr(seeks, "_matches", lambda **kwargs: [stale])
+    bob = seek(UserFactory())
+    assert bob.game_id != stale.pk and bob.game.status == Game.Status.OPEN

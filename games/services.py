@@ -160,7 +160,8 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
             seat = Seat.objects.create(game=game, index=_free_index(game), user=user)
     except IntegrityError:
         raise GameError(_("That seat was just taken; try again."), status=409) from None
-    if not game_start_if_full(game=game, by=user):
+    # A quick game has no host to tell: its players hear when it starts.
+    if not game_start_if_full(game=game, by=user) and not game.quick:
         seat_news_queue(game=game, player=user, kind=Notification.Kind.JOINED)
     return seat
 

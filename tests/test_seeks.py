@@ -8,7 +8,7 @@ from django.db import IntegrityError
 
 from games import seeks, services
 from games.errors import GameError
-from games.models import Game, Rating, Seek
+from games.models import Game, Notification, Rating, Seek
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -199,3 +199,15 @@ def test_a_game_left_empty_since_it_was_read_is_passed_over(monkeypatch):
     monkeypatch.setattr(seeks, "_matches", lambda **kwargs: [stale])
     bob = seek(UserFactory())
     assert bob.game_id != stale.pk and bob.game.status == Game.Status.OPEN
+
+
+def test_the_first_seeker_is_told_of_no_seat_taken_but_everyone_of_the_start():
+    first, second, third = UserFactory(), UserFactory(), UserFactory()
+    found = seek(first, seats=3)
+    seek(second, seats=3)
+    assert not Notification.objects.filter(kind=Notification.Kind.JOINED).exists()
+    seek(third, seats=3)
+    told = Notification.objects.filter(
+        game_id=found.game_id, kind__in=[Notification.Kind.STARTED, Notification.Kind.YOUR_TURN]
+    ).values_list("user_id", flat=True)
+    assert {first.pk, second.pk} <= set(told)  # the third started it and sees the table

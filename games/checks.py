@@ -31,5 +31,9 @@ def require_open(game: Game) -> None:
 
 
 def require_creator(game: Game, user: User) -> None:
+    if game.quick:  # its creator is only its first seeker
+        raise GameError(
+            _("A quick-play game has no host: it starts by itself when full."), status=403
+        )
     if game.created_by_id != user.pk:
         raise GameError(_("Only the game's creator can do that."), status=403)

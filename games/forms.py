@@ -183,6 +183,33 @@ class GameCreateForm(forms.Form):
         )
 
 
+QUICK_SEAT_CHOICES = [("any", _("Any number of players")), *((str(n), str(n)) for n in (2, 3, 4))]
+# Quick play's presets (models.QUICK_PRESETS): the kinds of rounds, every variant switch off.
+QUICK_PRESET_CHOICES = [
+    ("classic", _("Standard: 11 rounds, 3 to 13 cards")),
+    *ROUNDS_CHOICES[1:],
+]
+
+
+class QuickPlayForm(forms.Form):
+    """Quick play's "Find me a game": how many players, which rules, how long a move may take."""
+
+    seats = forms.ChoiceField(label=_("Players"), choices=QUICK_SEAT_CHOICES, initial="2")
+    preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
+    time_per_move_days = forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=str(DEFAULT_TIME_PER_MOVE_DAYS),
+    )
+
+    def seat_count(self) -> int | None:
+        value = self.cleaned_data["seats"]
+        return None if value == "any" else int(value)
+
+
 class BotFillForm(forms.Form):
     """The waiting room's choice of a level for the bots that take the empty seats."""
 

@@ -1,6 +1,7 @@
 """The one lock every write on a game takes first, and the order locks are taken in.
 
 Lock order, so that two transactions never wait on each other in a circle:
+0. a quick-play pool's advisory lock (games/seeks.py: one seek of a pool at a time);
 1. a player's row (`User`, only to book or end a vacation: one booking at a time per player);
 2. game rows, through `lock_game`, one at a time and in ascending id when a write needs several;
 3. rows that belong to a locked game (its seats, invitations);

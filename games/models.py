@@ -61,6 +61,11 @@ class Game(models.Model):
     start_when_full = models.BooleanField(
         default=True, help_text="Starts by itself when its last seat is taken (else by its host)."
     )
+    quick = models.BooleanField(
+        default=False,
+        help_text="Opened by quick play (a Seek): no host acts for it; its first seeker is only "
+        "created_by.",
+    )
     state = models.JSONField(
         null=True, blank=True, help_text="GameState.to_dict() after `version` moves"
     )
@@ -647,3 +652,58 @@ class ChatReport(models.Model):
 
     def __str__(self) -> str:
         return f"Report of {self.message} by {self.reporter_id}"
+
+
+class QuickPreset(models.TextChoices):
+    """Quick play's rules presets: the kinds of rounds (Rules.rounds), every variant switch off."""
+
+    CLASSIC = "classic", _("Standard")
+    EXTENDED = "extended", _("Extended")
+    UP_AND_DOWN = "up_and_down", _("Up and down")
+
+
+QUICK_PRESETS = tuple(QuickPreset.values)
+
+
+class Seek(models.Model):
+    """A player's "find me a game": seated at once in a waiting quick-play game (games/seeks.py),
+    open while that game waits, matched when it starts, or cancelled (the seat freed)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        MATCHED = "matched", _("Matched")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seeks"
+    )
+    seats = models.PositiveSmallIntegerField(null=True, blank=True, help_text="None: any.")
+    preset = models.CharField(max_length=12, choices=QuickPreset.choices)
+    time_per_move_days = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="seeks"
+    )
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "seats", "preset", "time_per_move_days"],
+                condition=Q(status="open"),
+                nulls_distinct=False,
+                name="seek_one_open_per_combination",
+            ),
+            models.CheckConstraint(
+                condition=Q(seats__isnull=True) | Q(seats__gte=2, seats__lte=4),
+                name="seek_seats_2_to_4",
+            ),
+            models.CheckConstraint(condition=Q(preset__in=QUICK_PRESETS), name="seek_preset_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["open", "matched", "cancelled"]),
+                name="seek_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seek {self.pk}"

@@ -44,6 +44,7 @@ from .models import (
     Notification,
     RoundScore,
     Seat,
+    Seek,
 )
 from .notifications.outbox import (
     game_over_queue,
@@ -84,11 +85,13 @@ def game_create(
     max_timeouts: int = 3,
     rated: bool = True,
     start_when_full: bool = True,
+    quick: bool = False,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
     A friends-only game is unlisted (`is_public` is ignored): the host's followees find it.
-    With `start_when_full` it starts when its last seat is taken: at once, if bots took them."""
+    With `start_when_full` it starts when its last seat is taken: at once, if bots took them.
+    A `quick` game (quick play, games/seeks.py) has no host: its creator is its first seeker."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -107,6 +110,7 @@ def game_create(
         max_timeouts=max_timeouts,
         rated=rated,
         start_when_full=start_when_full,
+        quick=quick,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index, kind in enumerate(seat_bots[: seat_count - 1], start=1):
@@ -156,18 +160,28 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
             seat = Seat.objects.create(game=game, index=_free_index(game), user=user)
     except IntegrityError:
         raise GameError(_("That seat was just taken; try again."), status=409) from None
-    if not game_start_if_full(game=game, by=user):
+    # A quick game has no host to tell: its players hear when it starts.
+    if not game_start_if_full(game=game, by=user) and not game.quick:
         seat_news_queue(game=game, player=user, kind=Notification.Kind.JOINED)
     return seat
 
 
 @transaction.atomic
 def game_leave(*, game_id: int, user: User) -> Game:
-    """Leave before the start; the creator leaving cancels the game."""
+    """Leave before the start; the creator leaving cancels the game. A quick game has no host:
+    leaving frees the seat (and ends the player's seek there); the last to leave cancels it."""
     game = lock_game(game_id)
     require_open(game)
     seat = seat_of(game, user)
-    if game.created_by_id == user.pk:
+    if game.quick:
+        seat.delete()
+        Seek.objects.filter(game=game, player=user, status=Seek.Status.OPEN).update(
+            status=Seek.Status.CANCELLED
+        )
+        if not game.seats.exists():
+            game.status = Game.Status.CANCELLED
+            game.save(update_fields=["status"])
+    elif game.created_by_id == user.pk:
         game.status = Game.Status.CANCELLED
         game.save(update_fields=["status"])
     else:
@@ -258,6 +272,8 @@ def _begin(game: Game, *, by: User) -> None:
     now = timezone.now()
     game.status = Game.Status.ACTIVE
     game.started_at = now
+    if game.quick:
+        Seek.objects.filter(game=game, status=Seek.Status.OPEN).update(status=Seek.Status.MATCHED)
     _store_state(game, state, now=now, turn_changed=True)
     game.save()
     game_queue_next(game=game)

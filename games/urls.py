@@ -11,6 +11,7 @@ from .views import (
     mail,
     notices,
     play,
+    quick,
     ratings,
     webapp,
 )
@@ -25,6 +26,8 @@ urlpatterns = [
     path("how-to-play/", learn.how_to_play, name="how_to_play"),
     path("practice/", learn.practice_start, name="practice_start"),
     path("games/new/", play.game_new, name="game_new"),
+    path("quick/", quick.seek_new, name="seek_new"),
+    path("quick/<int:seek_id>/cancel/", quick.seek_cancel, name="seek_cancel"),
     path("games/next/", play.game_next, name="game_next"),
     path("invite/<slug:code>/", play.invite, name="invite"),
     path("games/<int:game_id>/", play.game_detail, name="game"),

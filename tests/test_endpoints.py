@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.models import ChatMessage, ChatReport, Follow, Game, Invitation, Move, Mute, Seat
+from games.models import ChatMessage, ChatReport, Follow, Game, Invitation, Move, Mute, Seat, Seek
 from tests.factories import GameFactory
 from tests.urlwalk import SECRET_CHAT, SECRET_EMAIL, is_admin, url_of, walk, world_build
 
@@ -71,6 +71,8 @@ ENDPOINTS = {
     "friends": ("login", "login", "ok", "ok"),
     "practice_start": ("login", "login", "405", "away"),  # a practice game of their own
     "game_new": ("login", "login", "ok", "400"),
+    "seek_new": ("login", "login", "ok", "400"),  # quick play: no form sent
+    "seek_cancel": ("405", "login", "405", "404"),  # Alice's seek
     "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home
     "vacation": ("login", "login", "ok", "400"),
     "account_data": ("login", "405", "ok", "405"),  # their own data
@@ -129,6 +131,7 @@ def fingerprint(world) -> str:
         list(Invitation.objects.filter(game__in=games).order_by("pk").values()),
         list(Mute.objects.filter(muter__in=people).values()),
         list(Follow.objects.filter(follower__in=people).values()),
+        list(Seek.objects.filter(player__in=people).order_by("pk").values()),
         list(type(people[0]).objects.filter(pk__in=[p.pk for p in people]).order_by("pk").values()),
         list(EmailAddress.objects.filter(user__in=people).order_by("pk").values()),
     ]

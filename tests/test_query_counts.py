@@ -271,8 +271,8 @@ def player_world(scale: int):
 PLAYER_PAGES = {
     # The player (auth), their seats under way, a page of finished ones (and their count), the
     # invitations, the games' players, the scores so far, their address, the bar's count.
-    "dashboard": 9,
-    "dashboard, page 2": 9,
+    "dashboard": 10,  # with the open seeks (quick play)
+    "dashboard, page 2": 10,
     "lobby": 5,  # the open games with their hosts, their seats, the seated players
     "friends": 5,  # the people followed, their open games, those games' seats
     # The mail rows, the games with others' moves, the rounds that ended in them, the look.

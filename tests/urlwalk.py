@@ -5,7 +5,7 @@ import re
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games import chat, invitations
+from games import chat, invitations, seeks
 from games.models import Notification
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -40,7 +40,9 @@ def world_build() -> dict:
     olga, oscar = UserFactory(username="olga"), UserFactory(username="oscar")
     public = started_game([olga, oscar])
     chat.chat_post(game_id=public.pk, user=olga, text="good luck")
+    seek = seeks.seek_create(player=alice, seats=4, preset="classic", time_per_move_days=None)
     args = {
+        "seek_id": seek.pk,
         "game_id": game.pk,
         "message_id": message.pk,
         "invitation_id": invitation.pk,

@@ -16,12 +16,13 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
 from ..errors import GameError
-from ..forms import BotFillForm, GameCreateForm
+from ..forms import BotFillForm, GameCreateForm, QuickPlayForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
 from ..selectors import chat, history, lists, table, viewer
+from ..selectors.seeks import seeks_open
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
@@ -37,12 +38,14 @@ def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
     context = lists.dashboard(request.user, page=request.GET.get("page"))
+    context.update(quick_form=QuickPlayForm(), seeks=seeks_open(request.user))
     return render(request, "games/dashboard.html", context)
 
 
 @login_required
 def lobby(request):
-    return render(request, "games/lobby.html", {"games": lists.lobby(request.user)})
+    context = {"games": lists.lobby(request.user), "quick_form": QuickPlayForm()}
+    return render(request, "games/lobby.html", context)
 
 
 @login_required
@@ -135,7 +138,7 @@ def _waiting_context(request, game, seat, error=None):
         "game": game,
         "me": seat,
         "error": error,
-        "is_host": seat is not None and seat.user_id == game.created_by_id,
+        "is_host": seat is not None and seat.user_id == game.created_by_id and not game.quick,
         "seats": [taken.get(index) for index in range(game.seat_count)],  # None: an empty seat
         "free_seats": game.seat_count - len(taken),
         "rules_summary": rules_summary(Rules.from_dict(game.rules)),

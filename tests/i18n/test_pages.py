@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from django.utils.dates import MONTHS, MONTHS_3, WEEKDAYS, WEEKDAYS_ABBR
 
 from games.engine import parse_card
+from games.models import Game
 from games.presentation import card_info
 
 pytestmark = pytest.mark.django_db
@@ -165,7 +166,7 @@ def a_players_world(db):
     import datetime
 
     from accounts.models import Vacation
-    from games import ratings
+    from games import ratings, seeks
     from tests.factories import UserFactory, finish_game, play_on, started_game
 
     zdenek = UserFactory(username="zdenek", display_name="Zdeněk", time_zone="Europe/Prague")
@@ -176,6 +177,7 @@ def a_players_world(db):
     play_on(finished, until=lambda game: game.round_index >= 1)
     finish_game(finished)
     ratings.ratings_rebuild()
+    seeks.seek_create(player=zdenek, seats=None, preset="up_and_down", time_per_move_days=3)
     start = timezone.now().date() + datetime.timedelta(days=20)
     Vacation.objects.create(
         user=zdenek,
@@ -191,6 +193,7 @@ def a_players_world(db):
     ] + ["Three Thirteen", "3·13"]
     pages = [
         ("home", []), ("lobby", []), ("how_to_play", []), ("game_new", []),
+        ("seek_new", []), ("game", [Game.objects.get(quick=True).pk]),
         ("game", [under_way.pk]), ("game", [finished.pk]), ("game_history", [under_way.pk]),
         ("game_history", [finished.pk]), ("game_replay", [finished.pk]),
         ("player", ["zdenek"]), ("player", ["tunde"]), ("leaderboard", []), ("friends", []),

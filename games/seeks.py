@@ -51,6 +51,10 @@ def _rating_of(ratings: dict[int, int], user_id: int) -> int:
 
 
 def _pool_lock(preset: str, time_per_move_days: int | None) -> None:
+    """One seek of the pool at a time. SQLite (the embedded default) has no advisory locks and
+    needs none: its transactions begin IMMEDIATE (config/settings/base.py), one writer at a time."""
+    if connection.vendor != "postgresql":
+        return
     key = zlib.crc32(f"{preset}:{time_per_move_days}".encode()) - 2**31  # a signed int4
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK_NAMESPACE, key])

@@ -57,3 +57,31 @@ def test_the_secret_key_is_made_once_into_var_and_kept(tmp_path):
 
 def test_debug_1_is_for_development(tmp_path):
     assert _local_site(tmp_path, DEBUG="1")["DEBUG"] is True
+
+
+QUICK_PLAY = """
+import json, django
+django.setup()
+from django.core.management import call_command
+call_command("migrate", verbosity=0)
+from accounts.models import User
+from games.models import Game
+from games.seeks import seek_create
+seeks = [seek_create(player=User.objects.create_user(name), seats=2, preset="classic",
+                     time_per_move_days=None) for name in ("ann", "bob")]
+games = {seek.game_id for seek in seeks}
+print(json.dumps({"games": len(games), "status": Game.objects.get(pk=games.pop()).status}))
+"""
+
+
+def test_quick_play_matches_on_the_embedded_default(tmp_path):
+    """SQLite has no advisory locks: its IMMEDIATE transactions already let one seek write at a
+    time. Two seekers there end in one started game, as on PostgreSQL."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    env.update({"VAR_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings.local"})
+    result = subprocess.run(
+        [sys.executable, "-c", QUICK_PLAY], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == {"games": 1, "status": "active"}

@@ -400,6 +400,7 @@ GAME_COLUMNS = (
     "friends_only", "time_per_move_days", "max_timeouts", "state", "version", "round_index",
     "to_move_seat", "turn_started_at", "turn_version", "deadline", "created_at", "started_at",
     "finished_at", "end_reason", "chat_count", "chat_spectators", "rated", "start_when_full",
+    "quick",
 )  # fmt: skip
 SEAT_COLUMNS = (
     "game_id", "index", "user_id", "joined_at", "hand_order", "hand_sort", "seen_version",
@@ -484,7 +485,7 @@ class _Rows:
             f"seeded-{plan.id}", plan.is_public, plan.friends_only, plan.days, 3, state, version,
             round_index, to_move, last_at if to_move is not None else None, turn_version,
             deadline, plan.created_at, plan.started_at, plan.finished_at, plan.end_reason,
-            len(chat), False, True, True,
+            len(chat), False, True, True, False,
         ))  # fmt: skip
         seats = [
             Seat(pk=index + 1, index=index, user_id=user_id, resigned=index == plan.resigned)

@@ -13,6 +13,22 @@ from .templatetags.clock import per_move
 TIME_CHOICES = [("", _("No time limit"))] + [
     (str(d), lazy(per_move, str)(d)) for d in TIME_PER_MOVE_DAYS
 ]
+
+
+def time_per_move_field(**extra) -> forms.TypedChoiceField:
+    """The time per move a game is made with (the new-game form's and quick play's): a number of
+    days, or none for no limit."""
+    return forms.TypedChoiceField(
+        label=_("Time per move"),
+        choices=TIME_CHOICES,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        initial=str(DEFAULT_TIME_PER_MOVE_DAYS),
+        **extra,
+    )
+
+
 # The bot levels are accounts.models.BotLevel's; here, what each is called where a game is made.
 FILL_NAMES = {
     BotLevel.EASY: _("Fill them with easy bots"),
@@ -73,13 +89,7 @@ class GameCreateForm(forms.Form):
         initial=2,
         help_text=_("Best with 2 to 4. One deck for 2 players, two for 3 to 6, three for 7 or 8."),
     )
-    time_per_move_days = forms.TypedChoiceField(
-        label=_("Time per move"),
-        choices=TIME_CHOICES,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial=str(DEFAULT_TIME_PER_MOVE_DAYS),
+    time_per_move_days = time_per_move_field(
         help_text=_("A player who runs out of time has a bot play for them until they are back."),
     )
     max_timeouts = forms.TypedChoiceField(
@@ -196,14 +206,7 @@ class QuickPlayForm(forms.Form):
 
     seats = forms.ChoiceField(label=_("Players"), choices=QUICK_SEAT_CHOICES, initial="2")
     preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
-    time_per_move_days = forms.TypedChoiceField(
-        label=_("Time per move"),
-        choices=TIME_CHOICES,
-        coerce=int,
-        empty_value=None,
-        required=False,
-        initial=str(DEFAULT_TIME_PER_MOVE_DAYS),
-    )
+    time_per_move_days = time_per_move_field()
 
     def seat_count(self) -> int | None:
         value = self.cleaned_data["seats"]

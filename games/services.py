@@ -122,6 +122,32 @@ def game_create(
     return game
 
 
+@transaction.atomic
+def game_create_seated(
+    *, players: Sequence[User], rules: Rules, time_per_move_days: int | None, max_timeouts: int = 3
+) -> Game:
+    """A game the site seats and starts at once, for a league fixture or a tournament table: the
+    `players` (people and bot accounts, each once) in seats 0, 1, ... in that order, unlisted,
+    rated and started, so that no host acts for it (its creator is only its first player). Everyone seated
+    hears that it started, but the first to move, who hears it is their turn."""
+    if len({player.pk for player in players}) != len(players):
+        raise GameError(_("A player can take only one seat at a game."))
+    game = game_create(
+        creator=players[0],
+        rules=rules,
+        seat_count=len(players),
+        time_per_move_days=time_per_move_days,
+        is_public=False,
+        max_timeouts=max_timeouts,
+        start_when_full=False,
+    )
+    Seat.objects.bulk_create(
+        Seat(game=game, index=index, user=player) for index, player in enumerate(players[1:], 1)
+    )
+    _begin(game, by=None)
+    return game
+
+
 def _free_index(game: Game) -> int:
     taken = set(game.seats.values_list("index", flat=True))
     free = [i for i in range(game.seat_count) if i not in taken]
@@ -265,9 +291,10 @@ def game_start_if_full(*, game: Game, by: User) -> bool:
     return True
 
 
-def _begin(game: Game, *, by: User) -> None:
+def _begin(game: Game, *, by: User | None) -> None:
     """Deal the first round; the first to move hears it is their turn, the other people seated
-    that the game started (not `by`, whose request started it: its answer shows the table)."""
+    that the game started (not `by`, whose request started it: its answer shows the table; None
+    when the site started it)."""
     state = GameState.new(Rules.from_dict(game.rules), game.seat_count, game.seed)
     now = timezone.now()
     game.status = Game.Status.ACTIVE

@@ -239,3 +239,26 @@ def test_a_game_made_with_every_seat_a_bot_starts_at_once_unless_the_host_waits(
     with pytest.raises(GameError):
         services.game_start(game_id=waits.pk, user=UserFactory())
     assert services.game_start(game_id=waits.pk, user=host).status == Game.Status.ACTIVE
+
+
+def test_create_seated_starts_at_once_and_tells_everyone_seated(django_capture_on_commit_callbacks):
+    from games.models import Notification
+
+    ann, bob, cat = UserFactory(), UserFactory(), UserFactory()
+    with django_capture_on_commit_callbacks():
+        game = services.game_create_seated(
+            players=[ann, bob, cat], rules=Rules(), time_per_move_days=3
+        )
+    assert game.status == Game.Status.ACTIVE and game.rated and not game.is_public
+    assert list(game.seats.order_by("index").values_list("user", flat=True)) == [
+        ann.pk,
+        bob.pk,
+        cat.pk,
+    ]
+    to_move = game.seats.get(index=game.to_move_seat).user
+    told = dict(Notification.objects.filter(channel="mail").values_list("user", "kind"))
+    assert told == {
+        user.pk: ("your_turn" if user == to_move else "started") for user in (ann, bob, cat)
+    }
+    with pytest.raises(GameError, match="only one seat"):
+        services.game_create_seated(players=[ann, ann], rules=Rules(), time_per_move_days=None)

@@ -132,11 +132,13 @@ def seat_news_queue(*, game: Game, player: User, kind: str) -> None:
         notification_queue(user=game.created_by, kind=kind, game=game, player=player)
 
 
-def game_started_queue(*, game: Game, started_by: User) -> None:
+def game_started_queue(*, game: Game, started_by: User | None) -> None:
     """The game has started (in its transaction): the people seated hear it, but `started_by`
-    (whose request started it sees the table) and the player to move (told it is their turn)."""
+    (whose request started it sees the table; None when the site started it) and the player to
+    move (told it is their turn)."""
+    starter_id = started_by.pk if started_by is not None else None
     for seat in game.seats.select_related("user"):
-        if seat.user.is_bot or seat.user_id == started_by.pk or seat.index == game.to_move_seat:
+        if seat.user.is_bot or seat.user_id == starter_id or seat.index == game.to_move_seat:
             continue
         notification_queue(user=seat.user, kind=Notification.Kind.STARTED, game=game)
 

@@ -100,6 +100,6 @@ def test_a_player_page_shows_the_rating_history_as_a_chart_and_a_table(client, s
 def test_a_player_without_rated_games_and_an_unknown_player(client):
     me = UserFactory()
     page = get(client, "player", me.username).content.decode()
-    assert "No rated games yet: a newcomer’s rating is 1000, provisional until 5" in page
+    assert "No rated games yet: a newcomer\u2019s rating is 1000, provisional until 5" in page
     assert get(client, "player", "nobody-at-all").status_code == 404
     assert get(client, "player", "\x00").status_code == 404

@@ -7,6 +7,7 @@ urlpatterns = [
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
     path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
     path("table-tour-done/", views.table_tour_done, name="table_tour_done"),
+    path("signup/", views.SignupView.as_view(), name="account_signup"),
     # Sign-up, login, logout, email verification and change, password change and reset.
     path("", include("allauth.urls")),
 ]

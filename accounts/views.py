@@ -1,8 +1,10 @@
+from allauth.account import views as allauth_views
 from allauth.account.decorators import secure_admin_login
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -13,6 +15,7 @@ from django.views.i18n import set_language
 
 from .forms import PreferencesForm, ProfileForm, PushEndpointForm, PushSubscriptionForm
 from .models import PushSubscription, User
+from .names import NAME_TAKEN, name_taken
 from .selectors import preferences_of
 from .services import (
     preferences_update,
@@ -123,3 +126,20 @@ def admin_login(request, extra_context=None):
 def admin_password_change(request, extra_context=None):
     """The admin's password change is the site's, whose check of the old password is limited."""
     return redirect("account_change_password")
+
+
+class SignupView(allauth_views.SignupView):
+    """allauth's sign-up. When another account took the name between the form's check and the save
+    (two sign-ups of one name at once), the form answers that the name is taken (400) instead of
+    failing: the database's unique constraints are the last word."""
+
+    def form_valid(self, form):
+        try:
+            with transaction.atomic():
+                return super().form_valid(form)
+        except IntegrityError:
+            shown = form.cleaned_data.get("display_name")
+            form.add_error(
+                "display_name" if shown and name_taken(shown) else "username", NAME_TAKEN
+            )
+            return self.form_invalid(form)

@@ -124,3 +124,15 @@ def test_a_name_taken_between_the_forms_check_and_the_save_is_a_400_not_a_500(cl
     response = rename(client, UserFactory(display_name="Dave"), "ALICE")
     assert response.status_code == 400
     assert "Another player goes by that name" in response.content.decode()
+
+
+def test_a_name_taken_while_signing_up_is_a_400_not_a_500(client, monkeypatch):
+    """Two sign-ups of one name at once: both forms' checks pass, the second save finds it taken
+    (the form's check passes here, as it did for both)."""
+    UserFactory(display_name="Alice")
+    monkeypatch.setattr("accounts.forms.validate_display_name", lambda name, user=None: None)
+    response = signup(client, display_name="ALICE")
+    assert response.status_code == 400
+    assert "Another player goes by that name" in response.content.decode()
+    assert not User.objects.filter(username="dave").exists()
+    assert signup(client, display_name="Dave").status_code == 302

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from games.engine.cards import Card, make_deck
 from games.mailplay.commands import Command, CommandError, parse_turn
 from games.presentation import card_info
+from tests.factories import wide
 
 LANGUAGES = ["en", "id", "cs", "is", "hu", "nl"]
 SEVEN_OF_HEARTS = (7, "H")
@@ -29,7 +30,7 @@ QUEEN_OF_SPADES = (12, "S")
         ("discard joker", [Command("discard", (0, "J"))]),
         ("discard a ♠", [Command("discard", (1, "S"))]),
         ("discard a 7h", [Command("discard", SEVEN_OF_HEARTS)]),
-        ("ＳＴＯＣＫ, DISCARD 7H", [Command("stock"), Command("discard", SEVEN_OF_HEARTS)]),
+        (wide("STOCK") + ", DISCARD 7H", [Command("stock"), Command("discard", SEVEN_OF_HEARTS)]),
     ],
 )  # fmt: skip
 def test_the_english_commands(text, commands):

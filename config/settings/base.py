@@ -251,6 +251,10 @@ MAILERS = {
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Three Thirteen <games@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Replies to a turn mail play the turn (games/mailplay/): each turn's reply address is this one
+# with the turn's signed token after a "+". Mail to it must reach the site: the local SMTP server
+# of `manage.py serve`, or a provider's inbound webhook (docs/operations.md).
+MAIL_PLAY_ADDRESS = os.environ.get("MAIL_PLAY_ADDRESS", "play@localhost")
 
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport under var/broker,
 # which needs no server yet still hands tasks to a separate worker process.

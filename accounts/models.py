@@ -141,6 +141,13 @@ class Preferences(models.Model):
         default=False,
         help_text=_("Otherwise no 'your turn' email while you are looking at that table."),
     )
+    mail_play = models.BooleanField(
+        _("play by answering the mail"),
+        default=True,
+        help_text=_(
+            "A turn mail you answer with your move (such as “stock, discard 7h”) plays it."
+        ),
+    )
     reminders = models.BooleanField(
         _("deadline reminders"),
         default=True,

@@ -29,6 +29,7 @@ def bots_ensure() -> list[User]:
 PREFERENCE_FIELDS = (
     "turn_mail",
     "turn_mail_while_watching",
+    "mail_play",
     "reminders",
     "invitations",
     "game_over",

@@ -96,3 +96,24 @@ def test_the_examples_each_language_gives_are_read(language):
     assert len(examples) == 5
     for example in examples:
         assert parse_turn(example), example
+
+
+MAIL_HELP = [
+    "write your move at the top of your answer, such as “stock, discard 7h”, “take, out Q♠” or "
+    "only “stock” (we then send you the card you drew, and you answer with your discard).",
+    "Now answer with your discard, such as “discard 7h”, or go out with a card: “out 7h”.",
+    "A turn mail you answer with your move (such as “stock, discard 7h”) plays it.",
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_examples_the_mails_and_settings_give_are_read(language):
+    import re
+
+    from django.utils.translation import gettext
+
+    with translation.override(language):
+        examples = [e for help in MAIL_HELP for e in re.findall(r"[“„]([^”“]+)[”“]", gettext(help))]
+    assert len(examples) == 6
+    for example in examples:
+        assert parse_turn(example), example

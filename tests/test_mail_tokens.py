@@ -2,7 +2,13 @@
 
 import pytest
 
-from games.mailplay.tokens import TurnRef, reply_address, reply_read, turn_read, turn_token
+from games.notifications.reply_tokens import (
+    TurnRef,
+    reply_address,
+    reply_read,
+    turn_read,
+    turn_token,
+)
 
 TURN = TurnRef(game_id=12, seat=1, version=40)
 

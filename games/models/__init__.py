@@ -1,5 +1,6 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
-processes' proof of life (heartbeat), the mail and push outbox (outbox), ratings (ratings), what
+processes' proof of life (heartbeat), the mail and push outbox (outbox), the mail
+received at turns' reply addresses (mailplay), ratings (ratings), what
 passes between players (social) and quick play's seeks (quick). Everything is imported from here,
 `games.models`."""
 
@@ -16,6 +17,7 @@ from .game import (
     new_seed,
 )
 from .heartbeat import Heartbeat
+from .mailplay import InboundMail
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
@@ -32,6 +34,7 @@ __all__ = [
     "Follow",
     "Game",
     "Heartbeat",
+    "InboundMail",
     "Invitation",
     "Move",
     "Mute",

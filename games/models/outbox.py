@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .game import Game
+from .mailplay import InboundMail
 
 
 class Notification(models.Model):
@@ -32,6 +33,9 @@ class Notification(models.Model):
         JOINED = "joined", _("A player took a seat")
         DECLINED = "declined", _("A player declined an invitation")
         STARTED = "started", _("The game started")
+        # The answer to a mail received at a turn's reply address (games/mailplay/): what was
+        # played, or why not.
+        MAIL_ANSWER = "mail_answer", _("Answer to your mail")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -60,6 +64,14 @@ class Notification(models.Model):
         help_text="Who took a seat or declined (JOINED, DECLINED): once per player and game.",
     )
     day = models.DateField(null=True, blank=True, help_text="Digests: the day.")
+    inbound = models.OneToOneField(
+        InboundMail,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="answer",
+        help_text="MAIL_ANSWER: the mail it answers (once).",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=40, blank=True, help_text="Why it was not sent.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -70,7 +82,7 @@ class Notification(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "kind", "channel", "game", "turn", "threshold"],
-                condition=Q(game__isnull=False, player__isnull=True),
+                condition=Q(game__isnull=False, player__isnull=True, inbound__isnull=True),
                 name="notification_once_per_turn",
             ),
             models.UniqueConstraint(
@@ -96,6 +108,7 @@ class Notification(models.Model):
                         "joined",
                         "declined",
                         "started",
+                        "mail_answer",
                     ]
                 ),
                 name="notification_kind_valid",
@@ -128,6 +141,11 @@ class Notification(models.Model):
             models.CheckConstraint(
                 condition=Q(player__isnull=True) | Q(kind__in=["joined", "declined"]),
                 name="notification_player_iff_seat_news",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="mail_answer", inbound__isnull=False, channel="mail")
+                | ~Q(kind="mail_answer") & Q(inbound__isnull=True),
+                name="notification_inbound_iff_mail_answer",
             ),
             models.CheckConstraint(
                 condition=Q(kind="reminder", threshold__gt=0, threshold__lt=100)

@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
+from accounts.selectors import preferences_of
 from accounts.validators import one_line
 from accounts.zones import zone_of
 
 from ..engine import GameState, Rules
-from ..models import Game, Notification, Seat
+from ..models import Game, InboundMail, Notification, Seat
 from ..presentation import (
     card_info,
     cards_info,
@@ -35,6 +36,7 @@ from ..presentation import (
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
 from .policy import TOPIC_OF_KIND, topic_label
+from .reply_tokens import MARKER, TurnRef, reply_address
 from .tokens import unsubscribe_token
 
 
@@ -83,6 +85,9 @@ def build_message(kind: str, context: dict, *, to: str) -> EmailMultiAlternative
             "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
             "Auto-Submitted": "auto-generated",
+            # A turn's own address: a reply with the move plays it (games/mailplay/).
+            **({"Reply-To": context["reply_to"]} if context.get("reply_to") else {}),
+            **context.get("thread_headers", {}),
         },
     )
     message.attach_alternative(html, "text/html")
@@ -105,8 +110,19 @@ def game_url(game: Game) -> str:
     return absolute(reverse("game", kwargs={"game_id": game.pk}))
 
 
+def turn_reply_address(game: Game, seat: Seat, user: User) -> str:
+    """The address that plays this seat's turn by mail: '' unless it is their turn in a game in
+    play and they play by mail (their settings)."""
+    if game.status != Game.Status.ACTIVE or game.to_move_seat != seat.index:
+        return ""
+    if seat.autopilot or seat.resigned or not preferences_of(user).mail_play:
+        return ""
+    return reply_address(TurnRef(game.pk, seat.index, game.version))
+
+
 def _table_summary(game: Game, seat: Seat) -> dict:
-    """The table as this seat sees it (its PlayerView only), for 'your turn' and reminders."""
+    """The table as this seat sees it (its PlayerView only), for 'your turn' and reminders, and
+    the turn's reply address when it is theirs to play by mail."""
     view = GameState.from_dict(game.state).view(seat.index)
     seats = list(game.seats.select_related("user").order_by("index"))
     names = [s.user.name for s in seats]
@@ -133,6 +149,9 @@ def _table_summary(game: Game, seat: Seat) -> dict:
         "since": since,
         "deadline": game.deadline,
         "play_url": game_url(game),
+        "reply_to": turn_reply_address(game, seat, seat.user),
+        "drawn": card_info(view.hand[-1], wild) if view.phase == "discard" and view.hand else None,
+        "marker": MARKER,
     }
 
 
@@ -302,6 +321,34 @@ def _seat_news_context(row: Notification) -> dict:
     }
 
 
+def _mail_answer_context(row: Notification) -> dict:
+    """What came of a mail the player sent to a turn's address: played, a card drawn (the discard
+    awaited, at the new turn's address), or refused and why; with the table as it stands."""
+    inbound, game = row.inbound, row.game
+    seat = game.seats.select_related("user").get(user=row.user)
+    outcome = inbound.outcome
+    subjects = {
+        InboundMail.Outcome.PLAYED: _("Game #%(n)d: your move is played"),
+        InboundMail.Outcome.DREW: _("Game #%(n)d: your new card; now your discard"),
+        InboundMail.Outcome.REFUSED: _("Game #%(n)d: your mail was not played"),
+    }
+    message_id = inbound.key.removeprefix("id:") if inbound.key.startswith("id:") else ""
+    return {
+        **base_context(row.user, row.kind),
+        **(_table_summary(game, seat) if game.status == Game.Status.ACTIVE else {}),
+        "game_number": game.pk,
+        "outcome": outcome,
+        "reason": inbound.reason,
+        "command": inbound.command,
+        "game_over": game.status != Game.Status.ACTIVE,
+        "game_url": game_url(game),
+        "subject": subjects[outcome] % {"n": game.pk},
+        "thread_headers": {"In-Reply-To": message_id, "References": message_id}
+        if message_id
+        else {},
+    }
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -313,4 +360,5 @@ CONTEXT_BUILDERS = {
     Notification.Kind.JOINED: _seat_news_context,
     Notification.Kind.DECLINED: _seat_news_context,
     Notification.Kind.STARTED: _seat_news_context,
+    Notification.Kind.MAIL_ANSWER: _mail_answer_context,
 }

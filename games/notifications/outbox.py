@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.models import Preferences, User
 from accounts.selectors import has_verified_email
 
-from ..models import Game, Notification, Seat
+from ..models import Game, InboundMail, Notification, Seat
 from ..oncommit import enqueue_now, enqueue_on_commit
 from ..selectors.lists import games_waiting_on
 from ..selectors.pauses import on_vacation
@@ -39,6 +39,7 @@ def notification_queue(
     threshold: int = 0,
     day=None,
     player: User | None = None,
+    inbound: InboundMail | None = None,
     countdown: float = 0,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
@@ -60,6 +61,7 @@ def notification_queue(
             threshold=threshold,
             day=day,
             player=player,
+            inbound=inbound,
             defaults={
                 "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
                 "reason": reason,
@@ -141,6 +143,14 @@ def game_started_queue(*, game: Game, started_by: User | None) -> None:
         if seat.user.is_bot or seat.user_id == starter_id or seat.index == game.to_move_seat:
             continue
         notification_queue(user=seat.user, kind=Notification.Kind.STARTED, game=game)
+
+
+def mail_answer_queue(*, inbound: InboundMail) -> None:
+    """Answer a mail received at a turn's reply address, in its transaction: what was played, or
+    why not (games/mailplay/inbound.py). Once per mail; only ever to the seat's player."""
+    notification_queue(
+        user=inbound.user, kind=Notification.Kind.MAIL_ANSWER, game=inbound.game, inbound=inbound
+    )
 
 
 def timed_out_queue(*, game: Game, seat: Seat) -> None:

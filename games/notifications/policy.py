@@ -64,6 +64,9 @@ TOPIC_OF_KIND = {
     Notification.Kind.JOINED: "invitations",
     Notification.Kind.DECLINED: "invitations",
     Notification.Kind.STARTED: "invitations",
+    # An answer to the player's own mail is always sent (they wrote to us); its unsubscribe link
+    # is the turn mails'.
+    Notification.Kind.MAIL_ANSWER: "turn_mail",
 }
 
 
@@ -99,6 +102,8 @@ def wants(preferences: Preferences, kind: str, channel: str = Notification.Chann
         return preferences.push and (
             kind == Notification.Kind.YOUR_TURN or bool(getattr(preferences, TOPIC_OF_KIND[kind]))
         )
+    if kind == Notification.Kind.MAIL_ANSWER:
+        return True
     if kind == Notification.Kind.YOUR_TURN:
         return preferences.turn_mail == Preferences.TurnMail.EACH
     if kind == Notification.Kind.DIGEST:

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 
 from ..engine import GameState, Rules, simulate_game
-from ..models import Notification
+from ..models import InboundMail, Notification
 from ..presentation import card_info, cards_info, rank_plural, scoresheet, sort_hand
 from .compose import (
     absolute,
@@ -24,6 +24,7 @@ from .compose import (
     seat_news_subject,
     timed_out_subject,
 )
+from .reply_tokens import MARKER, TurnRef, reply_address
 
 
 @functools.cache
@@ -59,6 +60,8 @@ def sample_context(kind: str, user: User) -> dict:
         "since": [_("Sam drew from the stock"), _("Sam discarded the 9♠")],
         "deadline": deadline,
         "play_url": absolute(reverse("game", kwargs={"game_id": 42})),
+        "reply_to": reply_address(TurnRef(42, 0, 3)),
+        "marker": MARKER,
     }
     if kind == Notification.Kind.YOUR_TURN:
         return {**base, **table, "subject": _("Your turn in game #%(n)d") % {"n": 42}}
@@ -105,6 +108,16 @@ def sample_context(kind: str, user: User) -> dict:
             "line": seat_news_line(open_=not started, names=names[:2], seat_count=3),
             "play_url": table["play_url"],
             "subject": seat_news_subject(kind, 42, "Sam"),
+        }
+    if kind == Notification.Kind.MAIL_ANSWER:
+        return {
+            **base,
+            **table,
+            "outcome": InboundMail.Outcome.DREW,
+            "drawn": table["hand"][-1],
+            "command": "stock",
+            "game_url": table["play_url"],
+            "subject": _("Game #%(n)d: your new card; now your discard") % {"n": 42},
         }
     if kind == Notification.Kind.GAME_OVER:
         final = _sample_game()

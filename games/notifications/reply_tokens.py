@@ -16,6 +16,8 @@ from django.conf import settings
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 SALT = "games.mailplay.turn"
+# The line a turn mail puts under the space for the move: what follows it is the mail answered.
+MARKER = "##"
 MAC_LENGTH = 24  # hex digits: 96 bits
 TOKEN = re.compile(r"^(\d{1,10})-(\d{1,2})-(\d{1,6})(?:-([a-z0-9.]{1,8}))?-([0-9a-f]{24})$")
 

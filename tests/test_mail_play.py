@@ -1,0 +1,239 @@
+"""A turn played by answering its mail (games/mailplay/inbound.py): the proofs, the answers, and
+every way a mail can be wrong or arrive twice."""
+
+from email.message import EmailMessage
+
+import pytest
+
+from games.engine import GameState
+from games.mailplay.inbound import inbound_receive
+from games.models import Game, Notification
+from games.notifications.reply_tokens import TurnRef, reply_address, turn_token
+from tests.factories import UserFactory, started_game
+from tests.notifications.helpers import send_all
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def duel(settings):
+    settings.MAIL_PLAY_ADDRESS = "play@example.org"
+    ann, bob = UserFactory(language="en"), UserFactory(language="en")
+    game = started_game([ann, bob])
+    by_seat = {s.index: s.user for s in game.seats.all()}
+    return game, by_seat
+
+
+def to_move(game):
+    game.refresh_from_db()
+    return game.to_move_seat
+
+
+def hand_of(game, seat):
+    game.refresh_from_db()
+    return list(GameState.from_dict(game.state).view(seat).hand)
+
+
+def mail(to, sender, text, *, html=None, message_id=None, headers=()):
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = to
+    message["Subject"] = "Re: Your turn"
+    if message_id:
+        message["Message-ID"] = message_id
+    for name, value in headers:
+        message[name] = value
+    if text is not None:
+        message.set_content(text)
+        if html is not None:
+            message.add_alternative(html, subtype="html")
+    else:
+        message.set_content(html, subtype="html")
+    return message
+
+
+def receive(message, to=None):
+    """Receive the mail, then send the answers it queued, as the worker would."""
+    received = inbound_receive(
+        message=message, raw=message.as_bytes(), recipients=[to or message["To"]]
+    )
+    send_all("mail_answer")
+    return received
+
+
+def turn_of(game):
+    game.refresh_from_db()
+    return reply_address(TurnRef(game.pk, game.to_move_seat, game.version))
+
+
+def answers():
+    return list(Notification.objects.filter(kind="mail_answer").order_by("pk"))
+
+
+def test_a_reply_with_a_whole_turn_plays_it_and_is_answered(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    player, version = by_seat[seat], game.version
+    card = hand_of(game, seat)[0]
+    text = f"stock, discard {card.face}\n\nOn Monday the site wrote:\n> ## Your move goes above"
+    got = receive(mail(turn_of(game), player.email, text, message_id="<m1@example.org>"))
+    assert got.row.outcome == "played" and not got.duplicate
+    game.refresh_from_db()
+    assert game.version == version + 2 and game.to_move_seat != seat
+    (answer,) = answers()
+    assert answer.user == player and answer.inbound == got.row
+    sent = next(m for m in mailoutbox if "is played" in m.subject)
+    assert sent.to == [player.email] and sent.extra_headers["In-Reply-To"] == "<m1@example.org>"
+
+
+def test_the_same_mail_twice_plays_once_and_is_answered_once(duel):
+    game, by_seat = duel
+    seat = to_move(game)
+    card = hand_of(game, seat)[0]
+    message = mail(turn_of(game), by_seat[seat].email, f"stock, discard {card.face}",
+                   message_id="<again@example.org>")  # fmt: skip
+    first = receive(message)
+    version = Game.objects.get(pk=game.pk).version
+    second = receive(message)
+    assert second.duplicate and second.row == first.row
+    assert Game.objects.get(pk=game.pk).version == version and len(answers()) == 1
+
+
+def test_a_draw_alone_is_answered_with_the_card_and_a_new_address_for_the_discard(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    player = by_seat[seat]
+    got = receive(mail(turn_of(game), player.email, "stock"))
+    assert got.row.outcome == "drew"
+    drawn = hand_of(game, seat)[-1]
+    sent = next(m for m in mailoutbox if "now your discard" in m.subject)
+    new_address = turn_of(game)
+    assert sent.extra_headers["Reply-To"] == new_address
+    assert "You drew the" in sent.body
+    got = receive(mail(new_address, player.email, f"discard {drawn.face}"))
+    assert got.row.outcome == "played" and to_move(game) != seat
+
+
+def test_an_old_mail_after_the_game_moved_on_is_refused_and_changes_nothing(duel):
+    game, by_seat = duel
+    seat = to_move(game)
+    player, old = by_seat[seat], turn_of(game)
+    receive(mail(old, player.email, "stock"))
+    version = Game.objects.get(pk=game.pk).version
+    card = hand_of(game, seat)[0]
+    got = receive(mail(old, player.email, f"stock, discard {card.face}"))
+    assert got.row.outcome == "refused" and "moved on" in got.row.reason
+    assert Game.objects.get(pk=game.pk).version == version
+    assert answers()[-1].inbound == got.row
+
+
+def test_a_discard_refused_undoes_the_draw(duel):
+    game, by_seat = duel
+    seat = to_move(game)
+    version = game.version
+    held = {(c.rank, c.suit) for c in hand_of(game, seat)}
+    absent = next(f"{r}{s}" for r in range(2, 11) for s in "HSDC" if (r, s) not in held)
+    got = receive(mail(turn_of(game), by_seat[seat].email, f"stock, discard {absent}"))
+    assert got.row.outcome == "refused" and "do not hold" in got.row.reason
+    assert Game.objects.get(pk=game.pk).version == version
+
+
+@pytest.mark.parametrize(
+    "case", ["stranger", "other_seat", "forged", "altered", "other_game", "automatic", "bounce"]
+)
+def test_mail_that_does_not_prove_itself_is_ignored_and_never_answered(duel, case, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    player, other = by_seat[seat], by_seat[1 - seat]
+    address, sender, headers = turn_of(game), player.email, []
+    local, domain = address.split("@")
+    if case == "stranger":
+        sender = UserFactory().email
+    elif case == "other_seat":  # the other player answers with this seat's address
+        sender = other.email
+    elif case == "forged":
+        address = f"play+{game.pk}-{seat}-{game.version}-{'0' * 24}@{domain}"
+    elif case == "altered":
+        address = local.replace(f"{game.pk}-{seat}-", f"{game.pk}-{1 - seat}-") + "@" + domain
+    elif case == "other_game":
+        address = reply_address(TurnRef(started_game([UserFactory(), player]).pk, 0, 0))
+    elif case == "automatic":
+        headers = [("Auto-Submitted", "auto-replied")]
+    elif case == "bounce":
+        sender = "MAILER-DAEMON@example.org"
+    version = game.version
+    got = receive(mail(address, sender, "stock, discard 7h", headers=headers))
+    assert got.row.outcome == "ignored"
+    assert Game.objects.get(pk=game.pk).version == version
+    assert not answers() and not mailoutbox
+
+
+def test_html_only_and_attachments_are_read_for_the_text(duel):
+    game, by_seat = duel
+    seat = to_move(game)
+    message = mail(
+        turn_of(game), by_seat[seat].email, None, html="<p>stock</p><blockquote>## x</blockquote>"
+    )
+    message.add_attachment(b"\x00" * 1000, maintype="application", subtype="octet-stream")
+    assert receive(message).row.outcome == "drew"
+
+
+@pytest.mark.parametrize(
+    "body", ["x" * 100_000, "", "\udcff broken", "stock, discard " + "7h " * 300]
+)
+def test_huge_empty_or_malformed_mail_is_refused_with_a_reason(duel, body):
+    game, by_seat = duel
+    seat = to_move(game)
+    version = game.version
+    message = EmailMessage()
+    message["From"] = by_seat[seat].email
+    message["To"] = turn_of(game)
+    message.set_payload(body.encode("utf-8", "surrogateescape"), charset="utf-8")
+    got = receive(message)
+    assert got.row.outcome == "refused" and got.row.reason
+    assert Game.objects.get(pk=game.pk).version == version
+
+
+def test_a_player_who_turned_mail_play_off_is_told_so(duel):
+    from accounts.services import preferences_update
+
+    game, by_seat = duel
+    seat = to_move(game)
+    preferences_update(user=by_seat[seat], mail_play=False)
+    got = receive(mail(turn_of(game), by_seat[seat].email, "stock"))
+    assert got.row.outcome == "refused" and "off in your settings" in got.row.reason
+
+
+def test_the_refusal_is_in_the_players_language(duel):
+    game, by_seat = duel
+    game.seats.filter(index=game.to_move_seat).update()
+    seat = to_move(game)
+    by_seat[seat].language = "nl"
+    by_seat[seat].save(update_fields=["language"])
+    got = receive(mail(turn_of(game), by_seat[seat].email, "hallo"))
+    assert got.row.reason == "We konden “hallo” niet lezen."
+
+
+def test_a_link_token_is_no_reply_address(duel):
+    game, by_seat = duel
+    seat = to_move(game)
+    token = turn_token(TurnRef(game.pk, seat, game.version, "stock"))
+    got = receive(mail(f"play+{token}@example.org", by_seat[seat].email, "stock"))
+    assert got.row.outcome == "ignored"
+
+
+def test_the_turn_mail_carries_its_reply_address_unless_mail_play_is_off(duel, mailoutbox):
+    from accounts.services import preferences_update
+
+    game, by_seat = duel
+    seat = to_move(game)
+    player = by_seat[seat]
+    send_all("your_turn")
+    (turn_mail,) = [m for m in mailoutbox if m.to == [player.email]]
+    assert turn_mail.extra_headers["Reply-To"] == turn_of(game)
+    assert "Play by answering this mail" in turn_mail.body and "## " in turn_mail.body
+    preferences_update(user=player, mail_play=False)
+    Notification.objects.filter(kind="your_turn").update(status="pending", sent_at=None)
+    send_all("your_turn")
+    assert "Reply-To" not in mailoutbox[-1].extra_headers
+    assert "Play by answering" not in mailoutbox[-1].body

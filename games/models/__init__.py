@@ -1,6 +1,6 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
 processes' proof of life (heartbeat), the mail and push outbox (outbox), ratings (ratings), what
-passes between players (social) and quick play's seeks (quick). Everything is imported from here,
+passes between players (social) and quick play's seeks (quick) and tournaments (tournaments). Everything is imported from here,
 `games.models`."""
 
 from .game import (
@@ -20,6 +20,15 @@ from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
 from .social import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Follow, Mute
+from .tournaments import (
+    TOURNAMENT_MAX_PLAYERS,
+    TOURNAMENT_MAX_ROUNDS,
+    TOURNAMENT_SEATS,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
 
 __all__ = [
     "CHAT_MESSAGE_MAX_LENGTH",
@@ -27,6 +36,9 @@ __all__ = [
     "MAX_TIMEOUTS_LIMIT",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
+    "TOURNAMENT_MAX_PLAYERS",
+    "TOURNAMENT_MAX_ROUNDS",
+    "TOURNAMENT_SEATS",
     "ChatMessage",
     "ChatReport",
     "Follow",
@@ -42,6 +54,10 @@ __all__ = [
     "RoundScore",
     "Seat",
     "Seek",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentRound",
+    "TournamentTable",
     "new_invite_code",
     "new_seed",
 ]

@@ -32,6 +32,8 @@ class Notification(models.Model):
         JOINED = "joined", _("A player took a seat")
         DECLINED = "declined", _("A player declined an invitation")
         STARTED = "started", _("The game started")
+        # A tournament ended: the player's place (its game: their last table of it).
+        TOURNAMENT = "tournament", _("A tournament ended")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -96,6 +98,7 @@ class Notification(models.Model):
                         "joined",
                         "declined",
                         "started",
+                        "tournament",
                     ]
                 ),
                 name="notification_kind_valid",

@@ -64,6 +64,8 @@ TOPIC_OF_KIND = {
     Notification.Kind.JOINED: "invitations",
     Notification.Kind.DECLINED: "invitations",
     Notification.Kind.STARTED: "invitations",
+    # A tournament's final place: the summary of many games.
+    Notification.Kind.TOURNAMENT: "game_over",
 }
 
 

@@ -23,6 +23,7 @@ from .compose import (
     seat_news_line,
     seat_news_subject,
     timed_out_subject,
+    tournament_subject,
 )
 
 
@@ -105,6 +106,16 @@ def sample_context(kind: str, user: User) -> dict:
             "line": seat_news_line(open_=not started, names=names[:2], seat_count=3),
             "play_url": table["play_url"],
             "subject": seat_news_subject(kind, 42, "Sam"),
+        }
+    if kind == Notification.Kind.TOURNAMENT:
+        return {
+            **base,
+            "tournament": _("Spring cup"),
+            "place": 2,
+            "players": 12,
+            "winner": "Sam",
+            "tournament_url": absolute(reverse("tournament", kwargs={"tournament_id": 7})),
+            "subject": tournament_subject(_("Spring cup"), 2, 12),
         }
     if kind == Notification.Kind.GAME_OVER:
         final = _sample_game()

@@ -11,10 +11,7 @@ by swaps between neighbouring tables that lower the number of repeated meetings.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from itertools import combinations
-from typing import TypeVar
-
-Player = TypeVar("Player", bound=Hashable)
+from itertools import combinations, pairwise
 
 SEARCH_STEPS = 20_000
 
@@ -28,12 +25,14 @@ def table_sizes(count: int, seats: int) -> list[int]:
     return [base + 1] * extra + [base] * (tables - extra)
 
 
-def repeats(tables: Sequence[Sequence[Player]], met: set[frozenset]) -> int:
+def repeats[Player: Hashable](tables: Sequence[Sequence[Player]], met: set[frozenset]) -> int:
     """How many pairs of players sharing a table have met before."""
     return sum(frozenset(pair) in met for table in tables for pair in combinations(table, 2))
 
 
-def seat(players: Sequence[Player], seats: int, met: set[frozenset]) -> list[list[Player]]:
+def seat[Player: Hashable](
+    players: Sequence[Player], seats: int, met: set[frozenset]
+) -> list[list[Player]]:
     """Tables for `players` (best placed first): no two players who met (`met` holds the pairs)
     at one table where the search finds such a seating, else as few repeats as swaps leave."""
     sizes = table_sizes(len(players), seats)
@@ -105,7 +104,7 @@ def _improve(tables: list[list], met: set[frozenset]) -> list[list]:
     improved = True
     while improved:
         improved = False
-        for upper, lower in zip(tables, tables[1:], strict=False):
+        for upper, lower in pairwise(tables):
             for i, j in ((i, j) for i in range(len(upper)) for j in range(len(lower))):
                 before = repeats([upper, lower], met)
                 upper[i], lower[j] = lower[j], upper[i]

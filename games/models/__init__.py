@@ -1,7 +1,7 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
 processes' proof of life (heartbeat), the mail and push outbox (outbox), ratings (ratings), what
-passes between players (social) and quick play's seeks (quick) and tournaments (tournaments). Everything is imported from here,
-`games.models`."""
+passes between players (social), quick play's seeks (quick) and tournaments (tournaments).
+Everything is imported from here, `games.models`."""
 
 from .game import (
     DEFAULT_TIME_PER_MOVE_DAYS,

@@ -142,15 +142,11 @@ def tournament_of_game(game_id: int) -> TournamentTable | None:
 
 def player_tournaments(user: User) -> dict:
     """A player's tournaments for their profile: how many won, and their finished places."""
-    entries = (
+    entries = list(
         TournamentEntry.objects.filter(user=user, place__isnull=False)
         .select_related("tournament")
         .annotate(players=Count("tournament__entries"))
-        .order_by("-tournament__finished_at")[:10]
-    )
-    won = Tournament.objects.filter(winner=user, status=Tournament.Status.FINISHED).count()
-    return {"won": won, "places": list(entries)}
-
-
-def open_tournament_entry(tournament: Tournament, user: User) -> bool:
-    return user.is_authenticated and tournament.entries.filter(user=user).exists()
+        .order_by("-tournament__finished_at")
+    )  # one query; a player finishes a few tournaments, not thousands
+    won = sum(entry.tournament.winner_id == user.pk for entry in entries)
+    return {"tournaments_won": won, "tournament_places": entries[:10]}

@@ -164,27 +164,30 @@ def tournament_start(*, tournament_id, user: User | None = None) -> Tournament:
     return tournament
 
 
-def _round_begin(tournament: Tournament, *, number: int) -> TournamentRound:
-    """Seat round `number`: round 1 by rating, later rounds by standing; a table of one is a
-    bye (two seats, an odd count, no bots: the lowest placed who has had none)."""
+def round_seating(tournament: Tournament) -> tuple[list[list[User]], User | None]:
+    """The next round's tables (players best placed first) and its bye, if any: by standing,
+    round 1 by rating (before it everyone has 0 points, and rating is the standing's last
+    tie-break); a bye with two seats, an odd count and no bots, to the lowest placed who has
+    had none. Four queries, however many players."""
     seats = tournament_seats(tournament.pk)
-    # Before round 1 everyone has 0 points: the standing's last tie-break, rating, orders it.
-    order = [line.user for line in standings(tournament, seats=seats)]
-    round_ = TournamentRound.objects.create(tournament=tournament, number=number)
+    lines = standings(tournament, seats=seats)
+    order = [line.user for line in lines]
     bye = None
     if tournament.seats_per_table == 2 and len(order) % 2 and not tournament.bot_level:
-        had = set(
-            TournamentTable.objects.filter(
-                round__tournament=tournament, bye__isnull=False
-            ).values_list("bye_id", flat=True)
-        )
+        had = {line.user.pk for line in lines if line.byes}
         bye = next((u for u in reversed(order) if u.pk not in had), order[-1])
         order.remove(bye)
     by_id = {user.pk: user for user in order}
     tables = seat([u.pk for u in order], tournament.seats_per_table, met_pairs(seats))
+    return [[by_id[pk] for pk in table] for table in tables], bye
+
+
+def _round_begin(tournament: Tournament, *, number: int) -> TournamentRound:
+    """Seat round `number` (round_seating) and start a game at each table."""
+    tables, bye = round_seating(tournament)
+    round_ = TournamentRound.objects.create(tournament=tournament, number=number)
     rules = Rules(rounds=tournament.preset)
-    for index, table in enumerate(tables, 1):
-        players = [by_id[pk] for pk in table]
+    for index, players in enumerate(tables, 1):
         if tournament.bot_level and len(players) < tournament.seats_per_table:
             players += services.bot_accounts(
                 bot_kind=tournament.bot_level, count=tournament.seats_per_table - len(players)

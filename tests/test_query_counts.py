@@ -280,12 +280,12 @@ PLAYER_PAGES = {
     "leaderboard": 4,
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 5
-    # queries, the viewer's record against them.
-    "own player page": 10,
-    "own player page against the rival": 12,  # the rival (with preferences), the aggregate
-    "another's player page": 11,
-    "another's player page against the rival": 12,
-    "the rival's view of the player page": 11,  # their head-to-head with the viewer
+    # queries, the viewer's record against them, their tournament places.
+    "own player page": 11,
+    "own player page against the rival": 13,  # the rival (with preferences), the aggregate
+    "another's player page": 12,
+    "another's player page against the rival": 13,
+    "the rival's view of the player page": 12,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,
@@ -350,3 +350,48 @@ def test_the_bars_count_of_new_notices_is_one_query_for_1_game_as_for_12(
         with django_assert_num_queries(1):
             counts.append(notice_count(user))
     assert counts[0] < counts[1]
+
+
+# -- tournaments: the list, a tournament's page mid-way, one round's Swiss seating ------------
+
+
+def tournament_world(players: int):
+    """A tournament of `players` at tables of 2 (a bye when odd), round 1 over, round 2 on."""
+    from games import tournaments
+    from tests.test_tournaments import finish_round, with_players
+
+    tournament = with_players(players, seats_per_table=2, rounds=3)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    finish_round(tournament)
+    return tournament
+
+
+TOURNAMENT_PAGES = {
+    # The session's player, the three lists (each with its players' count, host and winner),
+    # the bar's count.
+    "tournaments": 5,
+    # The player, the tournament (host, winner), its entries, its seats, its byes, its tables
+    # with their rounds, games and byes, those games' seats, their players, the bar's count.
+    "tournament": 9,
+    # The standing's entries, seats and byes: the same for 4 players as for 13.
+    "swiss seating": 3,
+}
+
+
+def tournament_counts(client, tournament) -> dict[str, int]:
+    from games.tournaments import round_seating
+
+    client.force_login(tournament.created_by)
+    with CaptureQueriesContext(connection) as seating:
+        round_seating(tournament)
+    return {
+        "tournaments": count(client, "tournaments"),
+        "tournament": count(client, "tournament", tournament.pk),
+        "swiss seating": len(seating),
+    }
+
+
+def test_tournament_pages_and_seating_cost_the_same_for_4_players_as_for_13(client):
+    small = tournament_counts(client, tournament_world(4))
+    large = tournament_counts(client, tournament_world(13))
+    assert_fixed(small, large, TOURNAMENT_PAGES)

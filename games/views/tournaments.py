@@ -4,11 +4,10 @@ forms: they work without JavaScript."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import tournaments
 from ..errors import GameError
@@ -23,13 +22,12 @@ def _list_page(request, form, *, status=200, error=None):
     return render(request, "games/tournaments.html", context, status=status)
 
 
+@login_required
 def tournament_list(request):
     """GET: the open, playing and finished tournaments, and the form to open one. POST: open
     it (signed-in players)."""
     if request.method != "POST":
         return _list_page(request, TournamentForm())
-    if not request.user.is_authenticated:
-        return redirect_to_login(request.get_full_path())
     form = TournamentForm(request.POST)
     if not form.is_valid():
         return _list_page(request, form, status=400)
@@ -49,7 +47,13 @@ def _tournament(tournament_id: int) -> Tournament:
     return tournament
 
 
-def tournament_detail(request, tournament_id, *, status=200, error=None):
+@require_GET
+@login_required
+def tournament_detail(request, tournament_id):
+    return _detail_page(request, tournament_id)
+
+
+def _detail_page(request, tournament_id, *, status=200, error=None):
     tournament = _tournament(tournament_id)
     lines = standings(tournament)
     for line in lines:
@@ -73,7 +77,7 @@ def _act(request, tournament_id, action, done: str):
     except GameError as error:
         if error.status == 404:
             raise Http404(error.message) from None
-        return tournament_detail(request, tournament_id, status=error.status, error=error.message)
+        return _detail_page(request, tournament_id, status=error.status, error=error.message)
     messages.success(request, done)
     return redirect("tournament", tournament_id=tournament_id)
 

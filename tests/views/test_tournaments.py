@@ -29,11 +29,11 @@ def form(**change) -> dict:
     } | change
 
 
-def test_the_list_shows_the_form_to_a_player_and_not_to_a_visitor(client):
-    html = client.get(reverse("tournaments")).content.decode()
-    assert "Open for entries" in html and "Open a tournament" not in html
+def test_the_list_shows_the_form_to_a_player_and_sends_a_visitor_to_log_in(client):
+    assert "login" in client.get(reverse("tournaments"))["Location"]
     client.force_login(UserFactory())
     html = client.get(reverse("tournaments")).content.decode()
+    assert "Open for entries" in html
     assert "Open a tournament" in html and 'type="datetime-local"' in html
 
 
@@ -94,10 +94,10 @@ def test_the_standing_writes_out_its_tie_breaks_and_the_winner(client):
     tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
     finish_round(tournament)
     finish_round(tournament)
+    client.force_login(UserFactory())
     html = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert "Buchholz" in html and "the lower sum of your final totals" in html
     assert f"Won by {tournament.winner.name}" in html
-    client.force_login(UserFactory())
     profile = client.get(reverse("player", args=[tournament.winner.username])).content.decode()
     assert "Spring cup" in profile and "1 win" in profile and "1st of 4" in profile
 
@@ -105,6 +105,7 @@ def test_the_standing_writes_out_its_tie_breaks_and_the_winner(client):
 def test_a_bye_shows_on_its_round(client):
     tournament = with_players(3, seats_per_table=2, rounds=1)
     tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    client.force_login(tournament.created_by)
     bye = TournamentTable.objects.get(round__tournament=tournament, bye__isnull=False).bye
     html = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
     assert f"{bye.name}: a bye" in html

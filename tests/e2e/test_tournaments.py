@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
 
 def test_a_host_opens_a_tournament_a_new_player_joins_and_opens_their_table(player, open_page):
-    host, desk = player(width=1280, display_name="Hilda")
+    _host, desk = player(width=1280, display_name="Hilda")
     desk.goto("/tournaments/")
     form = desk.locator("#tournament-new form")
     form.get_by_label("Name").fill("Harvest cup")

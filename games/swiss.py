@@ -6,7 +6,8 @@ count that does not divide leaves some tables one short); with two seats and an 
 last table is one player, a bye. The seating is searched depth-first: each table begins with the
 best-placed player not yet seated, then takes the next best placed who has met nobody at it;
 the search stops after a fixed number of steps and then takes the tables cut in order, improved
-by swaps between neighbouring tables that lower the number of repeated meetings."""
+by swaps between neighbouring tables that lower the number of repeated meetings. Past
+SEARCH_PLAYERS the same rule is taken greedily, without going back, then improved by swaps."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Hashable, Sequence
 from itertools import combinations, pairwise
 
 SEARCH_STEPS = 20_000
+SEARCH_PLAYERS = 60  # past this many, one greedy pass (the search recurses a level a player)
 
 
 def table_sizes(count: int, seats: int) -> list[int]:
@@ -36,10 +38,33 @@ def seat[Player: Hashable](
     """Tables for `players` (best placed first): no two players who met (`met` holds the pairs)
     at one table where the search finds such a seating, else as few repeats as swaps leave."""
     sizes = table_sizes(len(players), seats)
-    found = _search(list(players), sizes, met)
-    if found is not None:
-        return found
-    return _improve(_cut(list(players), sizes), met)
+    if len(players) <= SEARCH_PLAYERS:
+        found = _search(list(players), sizes, met)
+        if found is not None:
+            return found
+        return _improve(_cut(list(players), sizes), met)
+    return _improve(_greedy(list(players), sizes, met), met)
+
+
+def _greedy(players: list, sizes: list[int], met: set[frozenset]) -> list[list]:
+    """Each table, in order, begins with the best placed not yet seated and takes the next best
+    placed who has met nobody at it (or, if none is left, the next best placed)."""
+    left = list(players)
+    tables = []
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            position = next(
+                (
+                    i
+                    for i, p in enumerate(left)
+                    if all(frozenset((p, other)) not in met for other in table)
+                ),
+                0,
+            )
+            table.append(left.pop(position))
+        tables.append(table)
+    return tables
 
 
 def _cut(players: list, sizes: list[int]) -> list[list]:

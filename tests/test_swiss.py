@@ -78,3 +78,15 @@ def test_when_every_seating_repeats_swaps_keep_the_repeats_few():
 )
 def test_table_sizes(count, seats, sizes):
     assert table_sizes(count, seats) == sizes
+
+
+@given(seatings(max_players=400))
+@settings(max_examples=25)
+def test_a_large_field_is_seated_greedily_each_once(case):
+    players, seats, met = case
+    tables = seat(players, seats, met)
+    assert sorted(p for t in tables for p in t) == players
+
+
+def test_a_large_field_without_meetings_sits_in_order_of_standing():
+    assert seat(list(range(300)), 3, set())[:2] == [[0, 1, 2], [3, 4, 5]]

@@ -117,3 +117,13 @@ def test_a_missing_tournament_is_a_404_and_get_is_refused(client, name):
     assert client.post(reverse(name, args=[999_999])).status_code == 404
     assert client.get(reverse(name, args=[999_999])).status_code == 405
     assert client.get(reverse("tournament", args=[999_999])).status_code == 404
+
+
+def test_a_tables_page_links_back_to_its_tournament_and_round(client):
+    tournament = with_players(2, seats_per_table=2, rounds=1)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    table = TournamentTable.objects.get(round__tournament=tournament)
+    client.force_login(tournament.created_by)
+    html = client.get(reverse("game", args=[table.game_id])).content.decode()
+    assert f'href="{reverse("tournament", args=[tournament.pk])}"' in html
+    assert "Spring cup · Round 1" in html

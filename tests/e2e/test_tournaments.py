@@ -50,5 +50,6 @@ def test_a_host_opens_a_tournament_a_new_player_joins_and_opens_their_table(play
         phone.locator("#round-1").get_by_role("link", name="Table 1").click()
     assert phone.url.endswith(f"/games/{table.game_id}/")
     phone.locator("#table").wait_for()
+    assert phone.get_by_role("link", name="Harvest cup · Round 1").is_visible()  # the way back
     phone.screenshot(path=str(artifact("tournament-table-360px.png")))
     assert set(table.game.seats.values_list("user__display_name", flat=True)) == {"Hilda", "Nina"}

@@ -42,6 +42,7 @@ from .selectors.tournaments import met_pairs, standings, tournament_of_game, tou
 from .swiss import seat
 
 MAX_DAYS_AHEAD = 90
+MAX_OPEN_HOSTED = 5  # tournaments a host may have open for entries at once
 NAME_MAX_LENGTH = 80
 
 
@@ -83,6 +84,12 @@ def tournament_create(
         raise GameError(_("Choose a start in the next 90 days."))
     if host.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
+    open_ = Tournament.objects.filter(created_by=host, status=Tournament.Status.OPEN)
+    if open_.count() >= MAX_OPEN_HOSTED:
+        raise GameError(
+            _("You already host %(n)d tournaments open for entries.") % {"n": MAX_OPEN_HOSTED},
+            status=409,
+        )
     tournament = Tournament.objects.create(
         name=name,
         created_by=host,

@@ -240,3 +240,12 @@ def test_no_such_tournament_is_a_404():
     with pytest.raises(GameError) as error:
         tournaments.tournament_join(tournament_id=999_999, user=UserFactory())
     assert error.value.status == 404
+
+
+def test_a_host_has_at_most_five_open_at_once():
+    host = UserFactory()
+    for _ in range(5):
+        open_tournament(host)
+    with pytest.raises(GameError, match="already host 5") as error:
+        open_tournament(host)
+    assert error.value.status == 409

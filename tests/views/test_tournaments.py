@@ -127,3 +127,13 @@ def test_a_tables_page_links_back_to_its_tournament_and_round(client):
     html = client.get(reverse("game", args=[table.game_id])).content.decode()
     assert f'href="{reverse("tournament", args=[tournament.pk])}"' in html
     assert "Spring cup · Round 1" in html
+
+
+def test_the_notice_centre_lists_a_tournaments_end_with_a_link_to_it(client):
+    tournament = with_players(2, seats_per_table=2, rounds=1)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    finish_round(tournament)
+    client.force_login(tournament.created_by)
+    html = client.get(reverse("notices")).content.decode()
+    assert "Spring cup is over: see the final standing." in html
+    assert f'href="{reverse("tournament", args=[tournament.pk])}"' in html

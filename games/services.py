@@ -259,6 +259,17 @@ def _seat_bot(game: Game, index: int, bot_kind: str) -> Seat:
     return Seat.objects.create(game=game, index=index, user=seat_user)
 
 
+def bot_accounts(*, bot_kind: str, count: int) -> list[User]:
+    """`count` distinct accounts of the bot of `bot_kind` (it, then its siblings "<name> 2", …),
+    to seat at one game (a tournament's table filled with bots)."""
+    if bot_kind not in BOTS:
+        raise GameError(_("There is no such bot."))
+    bot = User.objects.filter(is_bot=True, bot_kind=bot_kind).first()
+    if bot is None:
+        bot = next(b for b in bots_ensure() if b.bot_kind == bot_kind)
+    return [bot] + [_bot_sibling(bot, number) for number in range(2, count + 1)]
+
+
 def _bot_sibling(bot: User, number: int) -> User:
     """The bot's account for its `number`-th seat at one game (2, 3, …)."""
     kind = f"{bot.bot_kind}-{number}"
@@ -491,6 +502,9 @@ def game_finish(
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
+    # A tournament's table may have been its round's last (games/tournaments.py); the task
+    # looks, so that no game's end pays a query for it.
+    enqueue_on_commit("games.tasks.tournament_game_finished", (game.pk,))
 
 
 def game_queue_next(*, game: Game) -> None:

@@ -6,7 +6,7 @@ from celery.signals import worker_init
 from django.db import Error as DatabaseErrors
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from . import services, tournaments
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
 
@@ -76,3 +76,15 @@ def send_notification(self, notification_id: int) -> str:
             notification_id=notification_id, reason=type(error).__name__
         )
         raise
+
+
+@shared_task(**WAIT_OUT_THE_DATABASE)
+def tournament_game_finished(game_id: int) -> bool:
+    """A game ended (services.game_finish): if its tournament's round is over, go on."""
+    return tournaments.tournament_game_finished(game_id=game_id)
+
+
+@shared_task
+def tournaments_sweep() -> dict:
+    """Tournaments due to start, rounds whose last task was lost (beat)."""
+    return tournaments.tournaments_sweep()

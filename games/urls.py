@@ -13,6 +13,7 @@ from .views import (
     play,
     quick,
     ratings,
+    tournaments,
     webapp,
 )
 
@@ -28,6 +29,23 @@ urlpatterns = [
     path("games/new/", play.game_new, name="game_new"),
     path("quick/", quick.seek_new, name="seek_new"),
     path("quick/<int:seek_id>/cancel/", quick.seek_cancel, name="seek_cancel"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/join/",
+        tournaments.tournament_join,
+        name="tournament_join",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/leave/",
+        tournaments.tournament_leave,
+        name="tournament_leave",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/start/",
+        tournaments.tournament_start,
+        name="tournament_start",
+    ),
     path("games/next/", play.game_next, name="game_next"),
     path("invite/<slug:code>/", play.invite, name="invite"),
     path("games/<int:game_id>/", play.game_detail, name="game"),

@@ -73,6 +73,11 @@ ENDPOINTS = {
     "game_new": ("login", "login", "ok", "400"),
     "seek_new": ("login", "login", "ok", "400"),  # quick play: no form sent
     "seek_cancel": ("405", "login", "405", "404"),  # Alice's seek
+    "tournaments": ("login", "login", "ok", "400"),  # no form sent
+    "tournament": ("login", "405", "ok", "405"),  # Olga's open tournament
+    "tournament_join": ("405", "login", "405", "away"),  # anyone may join it
+    "tournament_leave": ("405", "login", "405", "away"),  # and leave it again
+    "tournament_start": ("405", "login", "405", "403"),  # only Olga may start it
     "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home
     "vacation": ("login", "login", "ok", "400"),
     "account_data": ("login", "405", "ok", "405"),  # their own data

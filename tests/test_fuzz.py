@@ -16,6 +16,7 @@ from accounts.forms import PreferencesForm, ProfileForm, PushSubscriptionForm
 from games.deadlines import vacations
 from games.forms import GameCreateForm, VacationForm
 from games.models import Move
+from games.tournament_forms import TournamentForm
 from tests.examples import examples
 from tests.factories import UserFactory, started_game
 from tests.urlwalk import is_admin, walk, world_build
@@ -56,7 +57,8 @@ VIEW_FIELDS = ["player", "mute", "open", "text", "language", "next", "back", "se
                "vacation", "endpoint", "confirm", "who", "order"]  # fmt: skip
 ALL_FIELDS = sorted(
     {*FIELDS, *ALLAUTH_FIELDS, *VIEW_FIELDS, *GameCreateForm().fields, *PreferencesForm().fields,
-     *ProfileForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields}
+     *ProfileForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields,
+     *TournamentForm().fields}
 )  # fmt: skip
 QUERY = ["v", "c", "vs", "page", "step", "format", "invite", "next", "q"]
 # Junk of the shape each converter accepts, so that the address reaches the view.

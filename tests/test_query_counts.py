@@ -104,8 +104,8 @@ TABLE = {
     # they have seen and when they were here are written, in one update (outside a test's
     # transaction, one that does not wait for the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
-    "table": 10,
-    "table again": 8,  # no moves since, nothing new seen, presence written at most every 10 s
+    "table": 11,  # with its tournament, if it is a tournament's table (full page only)
+    "table again": 9,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
     # That seat, then the table's reads (no bar); the chat only when the page lacks its latest.
     "changed poll": 6,
@@ -120,7 +120,7 @@ TABLE = {
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
     "discard": 17,
-    "spectator's table": 6,  # no moves since, no chat, nothing written
+    "spectator's table": 7,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
     "spectator's changed poll": 7,
     "spectator's history": 5,
@@ -169,7 +169,7 @@ def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_
 FINISHED = {
     # The table with the ranking, the moves since the last look, the next game waiting on the
     # player; nothing written.
-    "table": 8,
+    "table": 9,
     # The game, its seats with their players, the chat, the bar's count.
     "replay at the start": 5,
     "replay at a move": 7,  # the moves up to it (replayed from the seed), that move itself
@@ -280,12 +280,12 @@ PLAYER_PAGES = {
     "leaderboard": 4,
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 5
-    # queries, the viewer's record against them.
-    "own player page": 10,
-    "own player page against the rival": 12,  # the rival (with preferences), the aggregate
-    "another's player page": 11,
-    "another's player page against the rival": 12,
-    "the rival's view of the player page": 11,  # their head-to-head with the viewer
+    # queries, the viewer's record against them, their tournament places.
+    "own player page": 11,
+    "own player page against the rival": 13,  # the rival (with preferences), the aggregate
+    "another's player page": 12,
+    "another's player page against the rival": 13,
+    "the rival's view of the player page": 12,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,
@@ -350,3 +350,48 @@ def test_the_bars_count_of_new_notices_is_one_query_for_1_game_as_for_12(
         with django_assert_num_queries(1):
             counts.append(notice_count(user))
     assert counts[0] < counts[1]
+
+
+# -- tournaments: the list, a tournament's page mid-way, one round's Swiss seating ------------
+
+
+def tournament_world(players: int):
+    """A tournament of `players` at tables of 2 (a bye when odd), round 1 over, round 2 on."""
+    from games import tournaments
+    from tests.test_tournaments import finish_round, with_players
+
+    tournament = with_players(players, seats_per_table=2, rounds=3)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    finish_round(tournament)
+    return tournament
+
+
+TOURNAMENT_PAGES = {
+    # The session's player, the three lists (each with its players' count, host and winner),
+    # the bar's count.
+    "tournaments": 5,
+    # The player, the tournament (host, winner), its entries, its seats, its byes, its tables
+    # with their rounds, games and byes, those games' seats, their players, the bar's count.
+    "tournament": 9,
+    # The standing's entries, seats and byes: the same for 4 players as for 13.
+    "swiss seating": 3,
+}
+
+
+def tournament_counts(client, tournament) -> dict[str, int]:
+    from games.tournaments import round_seating
+
+    client.force_login(tournament.created_by)
+    with CaptureQueriesContext(connection) as seating:
+        round_seating(tournament)
+    return {
+        "tournaments": count(client, "tournaments"),
+        "tournament": count(client, "tournament", tournament.pk),
+        "swiss seating": len(seating),
+    }
+
+
+def test_tournament_pages_and_seating_cost_the_same_for_4_players_as_for_13(client):
+    small = tournament_counts(client, tournament_world(4))
+    large = tournament_counts(client, tournament_world(13))
+    assert_fixed(small, large, TOURNAMENT_PAGES)

@@ -2,10 +2,12 @@
 every pattern with its address, its arguments taken from real objects of one small world."""
 
 import re
+from datetime import timedelta
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
 
-from games import chat, invitations, seeks
+from games import chat, invitations, seeks, tournaments
 from games.models import Notification
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -41,7 +43,17 @@ def world_build() -> dict:
     public = started_game([olga, oscar])
     chat.chat_post(game_id=public.pk, user=olga, text="good luck")
     seek = seeks.seek_create(player=alice, seats=4, preset="classic", time_per_move_days=None)
+    cup = tournaments.tournament_create(
+        host=olga,
+        name="Olga's cup",
+        preset="classic",
+        seats_per_table=2,
+        rounds=1,
+        time_per_move_days=3,
+        starts_at=timezone.now() + timedelta(days=1),
+    )
     args = {
+        "tournament_id": cup.pk,
         "seek_id": seek.pk,
         "game_id": game.pk,
         "message_id": message.pk,

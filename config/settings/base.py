@@ -319,6 +319,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 25},
     },
     "digests": {"task": "games.tasks.digests_send", "schedule": 900.0, "options": {"expires": 850}},
+    # Tournaments due to start; a round whose last table's task was lost goes on.
+    "tournaments-sweep": {
+        "task": "games.tasks.tournaments_sweep",
+        "schedule": 120.0,
+        "options": {"expires": 110},
+    },
 }
 
 # Asynchronous turns (games.deadlines, games.notifications).

@@ -1,7 +1,7 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
-processes' proof of life (heartbeat), the mail and push outbox (outbox), the mail
-received at turns' reply addresses (mailplay), ratings (ratings), what
-passes between players (social) and quick play's seeks (quick). Everything is imported from here,
+processes' proof of life (heartbeat), the mail and push outbox (outbox), the mail received at
+turns' reply addresses (mailplay), ratings (ratings), what passes between players (social), quick
+play's seeks (quick) and tournaments (tournaments). Everything is imported from here,
 `games.models`."""
 
 from .game import (
@@ -22,6 +22,15 @@ from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
 from .social import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Follow, Mute
+from .tournaments import (
+    TOURNAMENT_MAX_PLAYERS,
+    TOURNAMENT_MAX_ROUNDS,
+    TOURNAMENT_SEATS,
+    Tournament,
+    TournamentEntry,
+    TournamentRound,
+    TournamentTable,
+)
 
 __all__ = [
     "CHAT_MESSAGE_MAX_LENGTH",
@@ -29,6 +38,9 @@ __all__ = [
     "MAX_TIMEOUTS_LIMIT",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
+    "TOURNAMENT_MAX_PLAYERS",
+    "TOURNAMENT_MAX_ROUNDS",
+    "TOURNAMENT_SEATS",
     "ChatMessage",
     "ChatReport",
     "Follow",
@@ -45,6 +57,10 @@ __all__ = [
     "RoundScore",
     "Seat",
     "Seek",
+    "Tournament",
+    "TournamentEntry",
+    "TournamentRound",
+    "TournamentTable",
     "new_invite_code",
     "new_seed",
 ]

@@ -36,6 +36,8 @@ class Notification(models.Model):
         # The answer to a mail received at a turn's reply address (games/mailplay/): what was
         # played, or why not.
         MAIL_ANSWER = "mail_answer", _("Answer to your mail")
+        # A tournament ended: the player's place (its game: their last table of it).
+        TOURNAMENT = "tournament", _("A tournament ended")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -109,6 +111,7 @@ class Notification(models.Model):
                         "declined",
                         "started",
                         "mail_answer",
+                        "tournament",
                     ]
                 ),
                 name="notification_kind_valid",

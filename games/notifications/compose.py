@@ -35,6 +35,7 @@ from ..presentation import (
 )
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
+from ..selectors.tournaments import tournament_of_game
 from .policy import TOPIC_OF_KIND, topic_label
 from .reply_tokens import MARKER, TurnRef, reply_address
 from .tokens import unsubscribe_token
@@ -160,6 +161,7 @@ def _your_turn_context(row: Notification) -> dict:
     return {
         **base_context(row.user, row.kind),
         **_table_summary(row.game, seat),
+        "tournament_line": tournament_line(row.game),
         "subject": _("Your turn in game #%(n)d") % {"n": row.game.pk},
     }
 
@@ -317,6 +319,7 @@ def _seat_news_context(row: Notification) -> dict:
             open_=game.status == Game.Status.OPEN, names=names, seat_count=game.seat_count
         ),
         "play_url": game_url(game),
+        "tournament_line": tournament_line(game),
         "subject": seat_news_subject(row.kind, game.pk, row.player.name if row.player else ""),
     }
 
@@ -349,6 +352,41 @@ def _mail_answer_context(row: Notification) -> dict:
     }
 
 
+def tournament_line(game: Game) -> str:
+    """ "Spring cup · Round 2" for a tournament's table ('' for any other game)."""
+    table = tournament_of_game(game.pk)
+    if table is None:
+        return ""
+    return _("%(tournament)s · Round %(round)d") % {
+        "tournament": table.round.tournament.name,
+        "round": table.round.number,
+    }
+
+
+def _tournament_context(row: Notification) -> dict:
+    """A tournament ended: the player's place of how many, the winner."""
+    tournament = tournament_of_game(row.game_id).round.tournament
+    entry = tournament.entries.get(user=row.user)
+    players = tournament.entries.count()
+    return {
+        **base_context(row.user, row.kind),
+        "tournament": tournament.name,
+        "place": entry.place,
+        "players": players,
+        "winner": tournament.winner.name if tournament.winner else "",
+        "tournament_url": absolute(reverse("tournament", kwargs={"tournament_id": tournament.pk})),
+        "subject": tournament_subject(tournament.name, entry.place, players),
+    }
+
+
+def tournament_subject(name: str, place: int, players: int) -> str:
+    return _("%(tournament)s is over: you placed %(place)d of %(players)d") % {
+        "tournament": name,
+        "place": place,
+        "players": players,
+    }
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -361,4 +399,5 @@ CONTEXT_BUILDERS = {
     Notification.Kind.DECLINED: _seat_news_context,
     Notification.Kind.STARTED: _seat_news_context,
     Notification.Kind.MAIL_ANSWER: _mail_answer_context,
+    Notification.Kind.TOURNAMENT: _tournament_context,
 }

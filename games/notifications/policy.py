@@ -67,6 +67,8 @@ TOPIC_OF_KIND = {
     # An answer to the player's own mail is always sent (they wrote to us); its unsubscribe link
     # is the turn mails'.
     Notification.Kind.MAIL_ANSWER: "turn_mail",
+    # A tournament's final place: the summary of many games.
+    Notification.Kind.TOURNAMENT: "game_over",
 }
 
 

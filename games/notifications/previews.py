@@ -23,6 +23,7 @@ from .compose import (
     seat_news_line,
     seat_news_subject,
     timed_out_subject,
+    tournament_subject,
 )
 from .reply_tokens import MARKER, TurnRef, reply_address
 
@@ -118,6 +119,16 @@ def sample_context(kind: str, user: User) -> dict:
             "command": "stock",
             "game_url": table["play_url"],
             "subject": _("Game #%(n)d: your new card; now your discard") % {"n": 42},
+        }
+    if kind == Notification.Kind.TOURNAMENT:
+        return {
+            **base,
+            "tournament": _("Spring cup"),
+            "place": 2,
+            "players": 12,
+            "winner": "Sam",
+            "tournament_url": absolute(reverse("tournament", kwargs={"tournament_id": 7})),
+            "subject": tournament_subject(_("Spring cup"), 2, 12),
         }
     if kind == Notification.Kind.GAME_OVER:
         final = _sample_game()

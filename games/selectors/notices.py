@@ -79,7 +79,9 @@ class OutboxSource:
     def items(self, user: User, since: datetime) -> list[Notice]:
         rows = (
             self.rows(user.pk, since)
-            .select_related("game__created_by", "player")
+            .select_related(
+                "game__created_by", "player", "game__tournament_table__round__tournament"
+            )
             .order_by("-created_at")[:PER_SOURCE]
         )
         return [

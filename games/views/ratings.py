@@ -11,6 +11,7 @@ from accounts.selectors import player_named
 
 from ..selectors import player_stats, ratings
 from ..selectors.friends import with_follows
+from ..selectors.tournaments import player_tournaments
 
 
 @login_required
@@ -51,6 +52,7 @@ def player(request, username: str):
         "shown": shown,
         **ratings.player_profile(shown),
         **player_stats.player_stats(shown),
+        **player_tournaments(shown),
         "versus": player_stats.head_to_head(shown, other) if other else None,
         "vs_error": vs_error,
         "vs": request.GET.get("vs", "")[:150],

@@ -166,7 +166,7 @@ def a_players_world(db):
     import datetime
 
     from accounts.models import Vacation
-    from games import ratings, seeks
+    from games import ratings, seeks, tournaments
     from tests.factories import UserFactory, finish_game, play_on, started_game
 
     zdenek = UserFactory(username="zdenek", display_name="Zdeněk", time_zone="Europe/Prague")
@@ -178,6 +178,40 @@ def a_players_world(db):
     finish_game(finished)
     ratings.ratings_rebuild()
     seeks.seek_create(player=zdenek, seats=None, preset="up_and_down", time_per_move_days=3)
+    cup = tournaments.tournament_create(
+        host=zdenek,
+        name="Zdeňkův pohár",
+        preset="classic",
+        seats_per_table=2,
+        rounds=2,
+        time_per_move_days=3,
+        starts_at=timezone.now() + datetime.timedelta(days=1),
+    )
+    tournaments.tournament_join(tournament_id=cup.pk, user=tunde)
+    tournaments.tournament_start(tournament_id=cup.pk, user=zdenek)
+    ended = tournaments.tournament_create(
+        host=tunde,
+        name="Tündes kupa",
+        preset="classic",
+        seats_per_table=2,
+        rounds=1,
+        time_per_move_days=3,
+        starts_at=timezone.now() + datetime.timedelta(days=1),
+    )
+    tournaments.tournament_join(tournament_id=ended.pk, user=zdenek)
+    tournaments.tournament_start(tournament_id=ended.pk, user=tunde)
+    for game in Game.objects.filter(tournament_table__round__tournament=ended):
+        finish_game(game)
+        tournaments.tournament_game_finished(game_id=game.pk)
+    opened = tournaments.tournament_create(
+        host=tunde,
+        name="Tündes kupa 2",
+        preset="classic",
+        seats_per_table=3,
+        rounds=2,
+        time_per_move_days=3,
+        starts_at=timezone.now() + datetime.timedelta(days=1),
+    )
     start = timezone.now().date() + datetime.timedelta(days=20)
     Vacation.objects.create(
         user=zdenek,
@@ -190,7 +224,7 @@ def a_players_world(db):
         name
         for seat in under_way.seats.select_related("user")
         for name in (seat.user.name, seat.user.username)
-    ] + ["Three Thirteen", "3·13"]
+    ] + ["Three Thirteen", "3·13", "Zdeňkův pohár", "Tündes kupa", "Buchholz"]
     pages = [
         ("home", []), ("lobby", []), ("how_to_play", []), ("game_new", []),
         ("seek_new", []), ("game", [Game.objects.get(quick=True).pk]),
@@ -199,7 +233,8 @@ def a_players_world(db):
         ("player", ["zdenek"]), ("player", ["tunde"]), ("leaderboard", []), ("friends", []),
         ("notices", []), ("notification_preferences", []), ("vacation", []),
         ("account_data", []), ("account_delete", []), ("account_email", []),
-        ("account_change_password", []),
+        ("account_change_password", []), ("tournaments", []), ("tournament", [cup.pk]),
+        ("tournament", [ended.pk]), ("tournament", [opened.pk]),
     ]  # fmt: skip
     return zdenek, pages, names
 

@@ -1,0 +1,51 @@
+"""The form a host opens a tournament with."""
+
+from datetime import timedelta
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import BotLevel
+
+from .forms import QUICK_PRESET_CHOICES, time_per_move_field
+from .models import TOURNAMENT_MAX_ROUNDS, TOURNAMENT_SEATS
+
+BOT_FILL_CHOICES = [
+    ("", _("No bots: a bye or smaller tables")),
+    (BotLevel.EASY, _("Easy bots fill short tables")),
+    (BotLevel.MEDIUM, _("Medium bots fill short tables")),
+    (BotLevel.HARD, _("Hard bots fill short tables")),
+]
+
+
+def _tomorrow() -> str:
+    return (timezone.localtime() + timedelta(days=1)).strftime("%Y-%m-%dT%H:00")
+
+
+class TournamentForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
+    seats_per_table = forms.TypedChoiceField(
+        label=_("Players a table"),
+        choices=[(n, str(n)) for n in TOURNAMENT_SEATS],
+        coerce=int,
+        initial="3",
+    )
+    rounds = forms.TypedChoiceField(
+        label=_("Rounds"),
+        choices=[(n, str(n)) for n in range(1, TOURNAMENT_MAX_ROUNDS + 1)],
+        coerce=int,
+        initial="3",
+    )
+    time_per_move_days = time_per_move_field()
+    starts_at = forms.DateTimeField(
+        label=_("Starts"),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("In your time zone. Players join until then; you may start it earlier."),
+    )
+    bot_level = forms.ChoiceField(label=_("Bots"), choices=BOT_FILL_CHOICES, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["starts_at"].initial = _tomorrow

@@ -40,6 +40,7 @@ from .models import (
     Follow,
     Game,
     Heartbeat,
+    LeagueFixture,
     Move,
     Notification,
     RoundScore,
@@ -257,6 +258,15 @@ def _seat_bot(game: Game, index: int, bot_kind: str) -> Seat:
     seated = game.seats.filter(same_kind).count()
     seat_user = bot if seated == 0 else _bot_sibling(bot, seated + 1)
     return Seat.objects.create(game=game, index=index, user=seat_user)
+
+
+def bot_account(*, kind: str, number: int) -> User:
+    """The account of the bot of `kind` for its `number`-th seat among the same players (1: the
+    bot itself, then its siblings): a league fills a division with these, each once."""
+    bot = User.objects.filter(is_bot=True, bot_kind=kind).first()
+    if bot is None:
+        bot = next(b for b in bots_ensure() if b.bot_kind == kind)
+    return bot if number == 1 else _bot_sibling(bot, number)
 
 
 def _bot_sibling(bot: User, number: int) -> User:
@@ -491,6 +501,8 @@ def game_finish(
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
+    if LeagueFixture.objects.filter(game_id=game.pk).exists():
+        enqueue_on_commit("games.tasks.league_game_finished", (game.pk,))  # games/leagues.py
 
 
 def game_queue_next(*, game: Game) -> None:

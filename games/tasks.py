@@ -6,7 +6,7 @@ from celery.signals import worker_init
 from django.db import Error as DatabaseErrors
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from . import leagues, services
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
 
@@ -76,3 +76,20 @@ def send_notification(self, notification_id: int) -> str:
             notification_id=notification_id, reason=type(error).__name__
         )
         raise
+
+
+@shared_task(**WAIT_OUT_THE_DATABASE)
+def league_game_finished(game_id: int) -> int:
+    """A league game ended or a player was dropped from it: its division goes on."""
+    return leagues.league_game_finished(game_id=game_id)
+
+
+@shared_task(**WAIT_OUT_THE_DATABASE)
+def league_division_advance(division_id: int) -> int:
+    return leagues.division_advance(division_id=division_id)
+
+
+@shared_task
+def leagues_sweep() -> dict:
+    """Seasons to start, waves due, seasons to finish (beat, every few minutes)."""
+    return leagues.leagues_sweep()

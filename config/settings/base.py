@@ -315,6 +315,12 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 25},
     },
     "digests": {"task": "games.tasks.digests_send", "schedule": 900.0, "options": {"expires": 850}},
+    # Leagues: seasons to start, waves due, seasons to finish, should a game's message be lost.
+    "leagues-sweep": {
+        "task": "games.tasks.leagues_sweep",
+        "schedule": 300.0,
+        "options": {"expires": 280},
+    },
 }
 
 # Asynchronous turns (games.deadlines, games.notifications).

@@ -16,6 +16,15 @@ from .game import (
     new_seed,
 )
 from .heartbeat import Heartbeat
+from .leagues import (
+    DIVISION_SIZE_MAX,
+    DIVISION_SIZE_MIN,
+    Division,
+    League,
+    LeagueEntry,
+    LeagueFixture,
+    LeagueSeason,
+)
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
@@ -24,15 +33,22 @@ from .social import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Follow, Mu
 __all__ = [
     "CHAT_MESSAGE_MAX_LENGTH",
     "DEFAULT_TIME_PER_MOVE_DAYS",
+    "DIVISION_SIZE_MAX",
+    "DIVISION_SIZE_MIN",
     "MAX_TIMEOUTS_LIMIT",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
     "ChatMessage",
     "ChatReport",
+    "Division",
     "Follow",
     "Game",
     "Heartbeat",
     "Invitation",
+    "League",
+    "LeagueEntry",
+    "LeagueFixture",
+    "LeagueSeason",
     "Move",
     "Mute",
     "Notification",

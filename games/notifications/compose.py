@@ -35,6 +35,8 @@ from ..presentation import (
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
 from .policy import TOPIC_OF_KIND, topic_label
+from ..templatetags.places import place as place_text
+from .optin import optin_token
 from .tokens import unsubscribe_token
 
 
@@ -302,6 +304,45 @@ def _seat_news_context(row: Notification) -> dict:
     }
 
 
+def league_season_subject(league: str, season: int, place: int) -> str:
+    return _("%(league)s, season %(season)d: you finished %(place)s") % {
+        "league": league,
+        "season": season,
+        "place": place_text(place),
+    }
+
+
+def _league_season_context(row: Notification) -> dict:
+    """The member's place and movement in the season that ended, and the one click into the
+    next season (a page with a button: opening a link never enters anyone)."""
+    entry = row.league_entry
+    season = entry.season
+    following = season.league.seasons.filter(number=season.number + 1).first()
+    token = optin_token(user_id=entry.user_id, entry_id=entry.pk)
+    return {
+        **base_context(row.user, row.kind),
+        "league": season.league.name,
+        "season": season.number,
+        "level": entry.division.level if entry.division else None,
+        "place": entry.place,
+        "movement": entry.get_movement_display(),
+        "forfeited": entry.status == entry.Status.FORFEITED,
+        "next_starts_at": following.starts_at if following else None,
+        "optin_url": absolute(reverse("league_optin", kwargs={"token": token})),
+        "standings_url": absolute(
+            reverse(
+                "league_division",
+                kwargs={
+                    "league_id": season.league_id,
+                    "number": season.number,
+                    "level": entry.division.level if entry.division else 1,
+                },
+            )
+        ),
+        "subject": league_season_subject(season.league.name, season.number, entry.place or 0),
+    }
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -313,4 +354,5 @@ CONTEXT_BUILDERS = {
     Notification.Kind.JOINED: _seat_news_context,
     Notification.Kind.DECLINED: _seat_news_context,
     Notification.Kind.STARTED: _seat_news_context,
+    Notification.Kind.LEAGUE_SEASON: _league_season_context,
 }

@@ -39,6 +39,7 @@ def notification_queue(
     threshold: int = 0,
     day=None,
     player: User | None = None,
+    league_entry=None,
     countdown: float = 0,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
@@ -60,6 +61,7 @@ def notification_queue(
             threshold=threshold,
             day=day,
             player=player,
+            league_entry=league_entry,
             defaults={
                 "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
                 "reason": reason,

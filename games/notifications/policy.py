@@ -64,6 +64,8 @@ TOPIC_OF_KIND = {
     Notification.Kind.JOINED: "invitations",
     Notification.Kind.DECLINED: "invitations",
     Notification.Kind.STARTED: "invitations",
+    # A season's result and the way into the next: the end of a league's games.
+    Notification.Kind.LEAGUE_SEASON: "game_over",
 }
 
 

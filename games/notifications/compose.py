@@ -34,9 +34,9 @@ from ..presentation import (
 )
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
-from .policy import TOPIC_OF_KIND, topic_label
 from ..templatetags.places import place as place_text
 from .optin import optin_token
+from .policy import TOPIC_OF_KIND, topic_label
 from .tokens import unsubscribe_token
 
 

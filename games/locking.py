@@ -21,12 +21,15 @@ from .models import Game, Seat
 def lock_game(game_id: int, *, seats: bool = False) -> Game:
     """Lock the game row for the rest of the transaction (the one lock every write takes first).
     With `seats`, its seats come along in seat order, with their players and the players'
-    settings (`game.seats.all()`, one more query): what a move reads, and the table it answers
-    with."""
+    settings and ratings (`game.seats.all()`, one more query): what a move reads, and the table
+    it answers with."""
     query = Game.objects.select_for_update()
     if seats:
         query = query.prefetch_related(
-            Prefetch("seats", Seat.objects.select_related("user__preferences").order_by("index"))
+            Prefetch(
+                "seats",
+                Seat.objects.select_related("user__preferences", "user__rating").order_by("index"),
+            )
         )
     try:
         game = query.get(pk=game_id)

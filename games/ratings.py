@@ -19,6 +19,7 @@ rating comes from games and their ranks, and accounts imports nothing from games
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -33,6 +34,34 @@ def display_rating(ordinal: float) -> int:
     """The number shown to players: the conservative estimate (mu - 3 sigma), scaled so that a
     newcomer starts at 1000."""
     return round(1000 + 40 * ordinal)
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    """A player's rating as every page shows it: provisional until settings.LEADERBOARD_MIN_GAMES
+    rated games (a newcomer's is 1000, provisional)."""
+
+    value: int
+    games: int
+    provisional: bool
+
+    @property
+    def min_games(self) -> int:
+        return settings.LEADERBOARD_MIN_GAMES
+
+
+def shown_rating(rating: Rating | None) -> ShownRating:
+    """What a player's Rating row (None: no rated game yet) shows."""
+    if rating is None:
+        return ShownRating(display_rating(0.0), 0, True)
+    provisional = rating.games < settings.LEADERBOARD_MIN_GAMES
+    return ShownRating(display_rating(rating.ordinal), rating.games, provisional)
+
+
+def rating_of(user) -> ShownRating:
+    """The shown rating of a user read with its rating (select_related("user__rating"), else one
+    query)."""
+    return shown_rating(getattr(user, "rating", None))
 
 
 def is_rated(game: Game) -> bool:

@@ -129,8 +129,8 @@ def game_create_seated(
 ) -> Game:
     """A game the site seats and starts at once, for a league fixture or a tournament table: the
     `players` (people and bot accounts, each once) in seats 0, 1, ... in that order, unlisted,
-    rated and started, so that no host acts for it (its creator is only its first player). Everyone seated
-    hears that it started, but the first to move, who hears it is their turn."""
+    rated and started, so that no host acts for it (its creator is only its first player).
+    Everyone seated hears that it started, but the first to move, who hears it is their turn."""
     if len({player.pk for player in players}) != len(players):
         raise GameError(_("A player can take only one seat at a game."))
     game = game_create(

@@ -5,12 +5,9 @@ win, 0 for the loss, ½ each for a tie; three players: 2, 1, 0. Points are kept 
 integers, so that sums stay exact."""
 
 from collections.abc import Mapping
-from typing import TypeVar
-
-Key = TypeVar("Key")
 
 
-def table_half_points(ranks: Mapping[Key, int]) -> dict[Key, int]:
+def table_half_points[Key](ranks: Mapping[Key, int]) -> dict[Key, int]:
     """Each player's points in halves, from the final ranks of one table (1 is first)."""
     return {
         key: sum(2 if rank < other else 1 if rank == other else 0 for other in ranks.values()) - 1

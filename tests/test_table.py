@@ -197,6 +197,20 @@ def test_a_game_without_a_clock_shows_no_clock_in_the_seats(client, duel):
     assert all("pclock" not in box for box in boxes)
 
 
+def test_each_seat_shows_its_rating_and_a_newcomers_as_provisional(client, duel, settings):
+    from games.models import Rating
+
+    settings.LEADERBOARD_MIN_GAMES = 5
+    game, by_seat = duel
+    Rating.objects.create(user=by_seat[0], mu=30.0, sigma=4.0, ordinal=18.0, games=5)
+    Rating.objects.create(user=by_seat[1], mu=25.0, sigma=8.0, ordinal=1.0, games=4)
+    client.force_login(by_seat[0])
+    boxes = [" ".join(re.sub(r"<[^>]+>", " ", box).split()) for box in seat_boxes(
+        page(client, "game", game).content.decode())]  # fmt: skip
+    assert "1720 ·" in boxes[0] and "provisional" not in boxes[0]
+    assert "1040? provisional ·" in boxes[1]
+
+
 # -- the next game waiting on you ------------------------------------------------------------
 
 

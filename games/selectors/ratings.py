@@ -12,7 +12,7 @@ from django.db.models import BooleanField, ExpressionWrapper, Q
 from accounts.models import User
 
 from ..models import Rating, RatingChange
-from ..ratings import display_rating
+from ..ratings import display_rating, shown_rating
 
 LEADERBOARD_PER_PAGE = 20
 HISTORY_ROWS = 50  # the table under the chart: the latest games
@@ -97,7 +97,7 @@ def player_profile(user: User) -> dict:
         change.delta = change.display - display_rating(change.mu_before - 3 * change.sigma_before)
     return {
         "rating": rating,
-        "display": display_rating(rating.ordinal) if rating else None,
+        "shown_rating": shown_rating(rating),
         "chart": _chart([change.display for change in changes]),
         "history": changes[::-1][:HISTORY_ROWS],
     }

@@ -21,6 +21,7 @@ from ..presentation import (
     since_lines,
     sort_hand,
 )
+from ..ratings import rating_of
 from .pauses import vacations_under_way
 
 
@@ -46,6 +47,7 @@ def table(game: Game, seat: Seat | None) -> dict:
                 "name": s.user.name,
                 "is_me": s.index == index,
                 "is_bot": s.user.is_bot,
+                "rating": rating_of(s.user),
                 "cards": view.card_counts[s.index],
                 "total": view.totals[s.index],
                 "to_move": to_move == s.index,

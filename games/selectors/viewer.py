@@ -26,9 +26,10 @@ def listed_for(user: User) -> Q:
 
 
 def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
-    """The game with its host, and its seats with their players in seat order (`game.seats.all()`
-    for the pages' selectors, read once), the viewer's among them: two queries."""
-    seats = Seat.objects.select_related("user").order_by("index")
+    """The game with its host, and its seats with their players and ratings in seat order
+    (`game.seats.all()` for the pages' selectors, read once), the viewer's among them: two
+    queries."""
+    seats = Seat.objects.select_related("user", "user__rating").order_by("index")
     game = (
         Game.objects.filter(pk=game_id)
         .select_related("created_by")

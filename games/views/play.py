@@ -21,6 +21,7 @@ from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
+from ..ratings import rating_of
 from ..selectors import chat, history, lists, table, viewer
 from ..selectors.seeks import seeks_open
 
@@ -134,6 +135,8 @@ AT_TABLE = (Game.Status.ACTIVE, Game.Status.FINISHED)  # else the waiting room
 def _waiting_context(request, game, seat, error=None):
     """The waiting room: a game before it starts (or cancelled before it did)."""
     taken = {s.index: s for s in game.seats.all()}
+    for s in taken.values():
+        s.shown_rating = rating_of(s.user)
     return {
         "game": game,
         "me": seat,

@@ -10,11 +10,17 @@ from django.views.decorators.http import require_POST
 from .. import seeks
 from ..errors import GameError
 from ..forms import QuickPlayForm
+from ..ratings import rating_of
 from ..selectors.seeks import seeks_open
 
 
 def _page(request, form, *, status=200, error=None):
-    context = {"form": form, "seeks": seeks_open(request.user), "error": error}
+    context = {
+        "form": form,
+        "seeks": seeks_open(request.user),
+        "error": error,
+        "my_rating": rating_of(request.user),
+    }
     return render(request, "games/quick.html", context, status=status)
 
 

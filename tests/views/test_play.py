@@ -347,4 +347,8 @@ def test_the_waiting_room_lists_the_seats_in_their_order_an_empty_one_where_it_i
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     seats = re.search(r'<ol class="seats">(.*?)</ol>', page, re.S).group(1)
     items = [" ".join(re.sub(r"<[^>]+>", " ", li).split()) for li in seats.split("</li>")[:-1]]
-    assert items == ["Hostess host", "empty seat", "Hard Bot bot"]
+    assert items == [
+        "Hostess 1000? provisional host",
+        "empty seat",
+        "Hard Bot 1000? provisional bot",
+    ]

@@ -93,11 +93,13 @@ def test_a_player_page_shows_the_rating_history_as_a_chart_and_a_table(client, s
     history = page.split("Latest rated games", 1)[1]  # after the statistics (best game, replays)
     assert history.count(reverse("game", args=[game.pk])) == 1
     assert "Rating" in page and "after 3 rated games" in page
+    assert "provisional</span>" in page and "It is provisional until 5 rated games." in page
     assert me.email not in page
 
 
 def test_a_player_without_rated_games_and_an_unknown_player(client):
     me = UserFactory()
-    assert "No rated games yet." in get(client, "player", me.username).content.decode()
+    page = get(client, "player", me.username).content.decode()
+    assert "No rated games yet: a newcomer\u2019s rating is 1000, provisional until 5" in page
     assert get(client, "player", "nobody-at-all").status_code == 404
     assert get(client, "player", "\x00").status_code == 404

@@ -22,6 +22,7 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -515,10 +516,24 @@ def leagues_sweep(*, now: datetime | None = None) -> dict:
             status=LeagueSeason.Status.REGISTRATION, starts_at__lte=now
         ).values_list("pk", flat=True)
     )
-    created = sum(
-        division_advance(division_id=pk)
-        for pk in Division.objects.filter(season__status=LeagueSeason.Status.PLAYING).values_list(
-            "pk", flat=True
-        )
-    )
+    created = sum(division_advance(division_id=pk) for pk in divisions_due())
     return {"started": started, "games": created}
+
+
+def divisions_due() -> list[int]:
+    """The playing divisions that may have something to do (one query, whatever their number):
+    no game of theirs in play (a wave to create, or the season's end), or a member dropped
+    from one of their games and not yet forfeited. A division with a game in play and no drop
+    waits for that game's end."""
+    in_play = LeagueFixture.objects.filter(division=OuterRef("pk"), game__status=Game.Status.ACTIVE)
+    dropped = Seat.objects.filter(
+        game__league_fixture__division=OuterRef("pk"),
+        dropped=True,
+        user__league_entries__division=OuterRef("pk"),
+        user__league_entries__status=LeagueEntry.Status.PLAYING,
+    )
+    return list(
+        Division.objects.filter(season__status=LeagueSeason.Status.PLAYING)
+        .filter(~Exists(in_play) | Exists(dropped))
+        .values_list("pk", flat=True)
+    )

@@ -39,9 +39,11 @@ def test_two_sweeps_at_once_start_the_season_and_create_each_wave_once():
     division_ids = list(Division.objects.values_list("pk", flat=True))
     results = race(
         4,
-        lambda i: leagues.leagues_sweep()
-        if i < 2
-        else leagues.division_advance(division_id=division_ids[i - 2]),
+        lambda i: (
+            leagues.leagues_sweep()
+            if i < 2
+            else leagues.division_advance(division_id=division_ids[i - 2])
+        ),
     )
     assert not [r for r in results if isinstance(r, Exception)], results
     assert LeagueFixture.objects.filter(wave=2, game__isnull=False).count() == 6

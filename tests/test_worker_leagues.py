@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from games import leagues, services, tasks
 from games.engine import GameState, get_bot
+from games.errors import GameError
 from games.models import Game, LeagueEntry, LeagueSeason
 from tests.factories import UserFactory, play_one
 from tests.test_worker_games import worker_has_drained
@@ -36,14 +37,17 @@ def play_people_turns(season) -> int:
         rng = random.Random(f"{game.seed}:{game.version}")
         users = {i: s.user for i, s in seats.items()}
         try:
-            play_one(game, users, choose=lambda _legal, view=view: bot.choose(view, rng))
-        except services.GameError:  # the worker moved first (a stale version): next time
+            play_one(game, users, choose=lambda _legal, view=view, rng=rng: bot.choose(view, rng))
+        except GameError:  # the worker moved first (a stale version): next time
             continue
         moved += 1
     return moved
 
 
-def test_a_league_season_plays_to_its_end_through_the_worker_and_moves_players(worker, client):
+def test_a_league_season_plays_to_its_end_through_the_worker_and_moves_players(
+    worker, client, settings
+):
+    settings.BOT_MOVE_DELAY_SECONDS = 0  # many games: the bots move as soon as they may
     people = [UserFactory() for _ in range(4)]
     league = leagues.league_create(
         user=people[0],

@@ -118,8 +118,12 @@ def division_games(division: Division) -> list[FixtureRow]:
     """The division's tables wave by wave, who plays, and each finished one's result."""
     fixtures, seats = division_fixtures(division)
     user_ids = {u for f in fixtures for u in [*f.players, *f.absent]}
-    names = dict(User.objects.filter(pk__in=user_ids).values_list("pk", "display_name"))
-    usernames = dict(User.objects.filter(pk__in=user_ids).values_list("pk", "username"))
+    names = {
+        pk: display_name or username
+        for pk, display_name, username in User.objects.filter(pk__in=user_ids).values_list(
+            "pk", "display_name", "username"
+        )
+    }
     rows = []
     for fixture in fixtures:
         game_seats = seats.get(fixture.game_id, [])
@@ -127,8 +131,8 @@ def division_games(division: Division) -> list[FixtureRow]:
         done = fixture_done(fixture, game_status)
         row = FixtureRow(
             fixture=fixture,
-            names=[names.get(u) or usernames.get(u, "?") for u in fixture.players],
-            absent=[names.get(u) or usernames.get(u, "?") for u in fixture.absent],
+            names=[names.get(u, "?") for u in fixture.players],
+            absent=[names.get(u, "?") for u in fixture.absent],
             done=done,
         )
         if done:
@@ -138,7 +142,7 @@ def division_games(division: Division) -> list[FixtureRow]:
             row.results = sorted(
                 (
                     {
-                        "name": names.get(u) or usernames.get(u, "?"),
+                        "name": names.get(u, "?"),
                         "rank": rank,
                         "total": totals.get(u),
                         "half_points": points.get(u, 0),
@@ -178,6 +182,9 @@ def leagues_list() -> QuerySet[League]:
 
 def current_season(league: League) -> LeagueSeason | None:
     return league.seasons.order_by("-number").first()
+
+
+LEAGUE_HISTORY_ROWS = 20
 
 
 def player_league_history(user: User) -> QuerySet[LeagueEntry]:

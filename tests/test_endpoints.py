@@ -73,6 +73,13 @@ ENDPOINTS = {
     "game_new": ("login", "login", "ok", "400"),
     "seek_new": ("login", "login", "ok", "400"),  # quick play: no form sent
     "seek_cancel": ("405", "login", "405", "404"),  # Alice's seek
+    # leagues: public pages; Olga's league has started (joining is too late, leaving 404)
+    "leagues": ("ok", "login", "ok", "400"),  # no form sent
+    "league": ("ok", "405", "ok", "405"),
+    "league_join": ("405", "login", "405", "409"),
+    "league_leave": ("405", "login", "405", "404"),
+    "league_division": ("ok", "405", "ok", "405"),
+    "league_optin": ("404", "404", "404", "404"),  # a junk token
     "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home
     "vacation": ("login", "login", "ok", "400"),
     "account_data": ("login", "405", "ok", "405"),  # their own data

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from accounts.forms import PreferencesForm, ProfileForm, PushSubscriptionForm
 from games.deadlines import vacations
-from games.forms import GameCreateForm, VacationForm
+from games.forms import GameCreateForm, LeagueForm, VacationForm
 from games.models import Move
 from tests.examples import examples
 from tests.factories import UserFactory, started_game
@@ -56,7 +56,7 @@ VIEW_FIELDS = ["player", "mute", "open", "text", "language", "next", "back", "se
                "vacation", "endpoint", "confirm", "who", "order"]  # fmt: skip
 ALL_FIELDS = sorted(
     {*FIELDS, *ALLAUTH_FIELDS, *VIEW_FIELDS, *GameCreateForm().fields, *PreferencesForm().fields,
-     *ProfileForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields}
+     *ProfileForm().fields, *LeagueForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields}
 )  # fmt: skip
 QUERY = ["v", "c", "vs", "page", "step", "format", "invite", "next", "q"]
 # Junk of the shape each converter accepts, so that the address reaches the view.

@@ -280,12 +280,12 @@ PLAYER_PAGES = {
     "leaderboard": 4,
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 5
-    # queries, the viewer's record against them.
-    "own player page": 10,
-    "own player page against the rival": 12,  # the rival (with preferences), the aggregate
-    "another's player page": 11,
-    "another's player page against the rival": 12,
-    "the rival's view of the player page": 11,  # their head-to-head with the viewer
+    # queries, the viewer's record against them, their league history.
+    "own player page": 11,
+    "own player page against the rival": 13,  # the rival (with preferences), the aggregate
+    "another's player page": 12,
+    "another's player page against the rival": 13,
+    "the rival's view of the player page": 12,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,

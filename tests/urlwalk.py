@@ -5,7 +5,7 @@ import re
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from games import chat, invitations, seeks
+from games import chat, invitations, leagues, seeks
 from games.models import Notification
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -41,8 +41,15 @@ def world_build() -> dict:
     public = started_game([olga, oscar])
     chat.chat_post(game_id=public.pk, user=olga, text="good luck")
     seek = seeks.seek_create(player=alice, seats=4, preset="classic", time_per_move_days=None)
+    league = leagues.league_create(user=olga, name="Walk", preset="classic")
+    leagues.league_join(league_id=league.pk, user=UserFactory(username="lena"))
+    league.seasons.update(starts_at=league.created_at)
+    leagues.season_start(season_id=league.seasons.get().pk)  # bots fill the division
     args = {
         "seek_id": seek.pk,
+        "league_id": league.pk,
+        "number": 1,
+        "level": 1,
         "game_id": game.pk,
         "message_id": message.pk,
         "invitation_id": invitation.pk,

@@ -4,10 +4,11 @@ result mail (GET shows a button; only its POST enters the player)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from .. import leagues
 from ..errors import GameError
@@ -31,7 +32,7 @@ def league_list(request):
     form, status, error = None, 200, None
     if request.method == "POST":
         if not request.user.is_authenticated:
-            return redirect(f"/accounts/login/?next={request.path}")
+            return redirect_to_login(request.get_full_path())
         form = LeagueForm(request.POST)
         if form.is_valid():
             try:
@@ -57,6 +58,7 @@ def _league(league_id: int) -> League:
     return league
 
 
+@require_safe
 def league_detail(request, league_id: int):
     league = _league(league_id)
     season = current_season(league)
@@ -99,6 +101,7 @@ def league_leave(request, league_id: int):
     return redirect("league", league_id=league_id)
 
 
+@require_safe
 def league_division(request, league_id: int, number: int, level: int):
     division = (
         Division.objects.select_related("season__league")

@@ -92,6 +92,11 @@ def test_the_season_mail_links_to_a_page_whose_get_writes_nothing(client, mailou
     link = reverse("league_optin", args=[optin_token(user_id=people[1].pk, entry_id=entry.pk)])
     assert link in message.body
     following = season_of(league, 2)
+    client.force_login(people[1])
+    assert client.get(reverse("notices")).status_code == 200  # no game: not a notice there
+    preview = reverse("mail_preview", args=[Notification.Kind.LEAGUE_SEASON])
+    client.force_login(UserFactory(is_staff=True))
+    assert "Play next season" in client.get(preview).content.decode()
     assert client.get(link).status_code == 200
     assert not following.entries.filter(user=people[1]).exists()
     assert client.post(link).status_code == 302

@@ -137,7 +137,7 @@ def sample_context(kind: str, user: User) -> dict:
         standings = reverse("league_division", kwargs={"league_id": 1, "number": 3, "level": 2})
         return {
             **base,
-            "league": "Tuesday club",
+            "league": "Aurora",
             "season": 3,
             "level": 2,
             "place": 1,
@@ -146,7 +146,7 @@ def sample_context(kind: str, user: User) -> dict:
             "next_starts_at": deadline,
             "optin_url": absolute(reverse("league_optin", kwargs={"token": "preview"})),
             "standings_url": absolute(standings),
-            "subject": league_season_subject("Tuesday club", 3, 1),
+            "subject": league_season_subject("Aurora", 3, 1),
         }
     games = [
         {

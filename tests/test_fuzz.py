@@ -56,7 +56,8 @@ VIEW_FIELDS = ["player", "mute", "open", "text", "language", "next", "back", "se
                "vacation", "endpoint", "confirm", "who", "order"]  # fmt: skip
 ALL_FIELDS = sorted(
     {*FIELDS, *ALLAUTH_FIELDS, *VIEW_FIELDS, *GameCreateForm().fields, *PreferencesForm().fields,
-     *ProfileForm().fields, *LeagueForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields}
+     *ProfileForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields,
+     *LeagueForm().fields}
 )  # fmt: skip
 QUERY = ["v", "c", "vs", "page", "step", "format", "invite", "next", "q"]
 # Junk of the shape each converter accepts, so that the address reaches the view.

@@ -104,8 +104,9 @@ TABLE = {
     # they have seen and when they were here are written, in one update (outside a test's
     # transaction, one that does not wait for the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
-    "table": 10,
-    "table again": 8,  # no moves since, nothing new seen, presence written at most every 10 s
+    # The page (never a poll) also asks whether the game is a league's, for the line above it.
+    "table": 11,
+    "table again": 9,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
     # That seat, then the table's reads (no bar); the chat only when the page lacks its latest.
     "changed poll": 6,
@@ -120,7 +121,7 @@ TABLE = {
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
     "discard": 17,
-    "spectator's table": 6,  # no moves since, no chat, nothing written
+    "spectator's table": 7,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
     "spectator's changed poll": 7,
     "spectator's history": 5,
@@ -168,8 +169,8 @@ def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_
 
 FINISHED = {
     # The table with the ranking, the moves since the last look, the next game waiting on the
-    # player; nothing written.
-    "table": 8,
+    # player, whether it was a league's; nothing written.
+    "table": 9,
     # The game, its seats with their players, the chat, the bar's count.
     "replay at the start": 5,
     "replay at a move": 7,  # the moves up to it (replayed from the seed), that move itself

@@ -194,3 +194,13 @@ def player_league_history(user: User) -> QuerySet[LeagueEntry]:
         .select_related("season__league", "division")
         .order_by("-season__started_at", "-pk")
     )
+
+
+def league_division_of_game(game: Game) -> Division | None:
+    """The division a league game belongs to, with its season and league (one query)."""
+    fixture = (
+        LeagueFixture.objects.filter(game_id=game.pk)
+        .select_related("division__season__league")
+        .first()
+    )
+    return fixture.division if fixture else None

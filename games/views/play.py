@@ -23,6 +23,7 @@ from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
 from ..selectors import chat, history, lists, table, viewer
+from ..selectors.leagues import league_division_of_game
 from ..selectors.seeks import seeks_open
 
 TABLE_POLL_SECONDS = 5
@@ -168,6 +169,8 @@ def _table_context(request, game, seat, error=None, *, partial=False):
         context["chat_sent"] = True
     if context["bot_to_move"]:
         context["poll_seconds"] = BOT_POLL_SECONDS
+    if not partial:  # the line above the table: the page's, never a poll's
+        context["league_division"] = league_division_of_game(game)
     if request.user.is_authenticated:
         next_id, waiting = lists.next_game(request.user, besides=game.pk)
         context["next_game"] = {"game_id": next_id, "waiting": waiting}

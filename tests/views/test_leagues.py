@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import leagues
-from games.models import League, LeagueEntry, LeagueSeason, Notification
+from games.models import Game, League, LeagueEntry, LeagueSeason, Notification
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send
 from tests.factories import UserFactory
@@ -123,3 +123,14 @@ def test_a_season_in_registration_has_no_division_page(client):
     league = leagues.league_create(user=UserFactory(), name="L", preset="classic")
     assert client.get(reverse("league_division", args=[league.pk, 1, 1])).status_code == 404
     assert LeagueSeason.objects.get().status == "registration"
+
+
+def test_a_league_games_table_names_its_league_season_and_division(client):
+    people = [UserFactory() for _ in range(4)]
+    league = make_league(people)
+    leagues.season_start(season_id=season_of(league).pk)
+    game = Game.objects.get(seats__user=people[0])
+    client.force_login(people[0])
+    page = client.get(reverse("game", args=[game.pk])).content.decode()
+    assert "Tuesday · Season 1 · Division 1" in page
+    assert reverse("league_division", args=[league.pk, 1, 1]) in page

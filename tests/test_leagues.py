@@ -25,6 +25,7 @@ from games.models import (
     Seat,
 )
 from games.notifications.optin import optin_token
+from games.notifications.outbox import notification_send
 from games.selectors.leagues import division_standings
 from tests.factories import UserFactory, play_on
 
@@ -349,3 +350,12 @@ def test_the_sweep_starts_seasons_and_creates_waves_once():
     assert leagues.leagues_sweep() == {"started": 0, "games": 0}
     assert Game.objects.count() == 2
     assert season_of(league).status == "playing"
+
+
+def test_the_started_mail_of_a_league_game_names_the_league(mailoutbox):
+    league = make_league([UserFactory() for _ in range(4)])
+    leagues.season_start(season_id=season_of(league).pk)
+    row = Notification.objects.filter(kind=Notification.Kind.STARTED).first()
+    assert notification_send(notification_id=row.pk) == "sent"
+    [message] = mailoutbox
+    assert "Tuesday · Season 1 · Division 1" in message.body

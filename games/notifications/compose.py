@@ -32,6 +32,7 @@ from ..presentation import (
     since_lines,
     sort_hand,
 )
+from ..selectors.leagues import league_division_of_game
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
 from ..templatetags.places import place as place_text
@@ -300,7 +301,20 @@ def _seat_news_context(row: Notification) -> dict:
             open_=game.status == Game.Status.OPEN, names=names, seat_count=game.seat_count
         ),
         "play_url": game_url(game),
+        "league_line": league_line(game) if row.kind == Notification.Kind.STARTED else "",
         "subject": seat_news_subject(row.kind, game.pk, row.player.name if row.player else ""),
+    }
+
+
+def league_line(game: Game) -> str:
+    """'Tuesday · Season 2 · Division 1' for a league's game ('' for any other)."""
+    division = league_division_of_game(game)
+    if division is None:
+        return ""
+    return _("%(league)s · Season %(s)s · Division %(d)s") % {
+        "league": division.season.league.name,
+        "s": division.season.number,
+        "d": division.level,
     }
 
 

@@ -266,6 +266,9 @@ def league_leave(*, league_id: int, user: User) -> LeagueEntry:
     for game_id in list(games):
         services.game_resign(game_id=game_id, user=user)
     division = Division.objects.select_for_update().get(pk=entry.division_id)
+    entry.refresh_from_db()
+    if entry.status == LeagueEntry.Status.FORFEITED:  # another request, a moment before
+        raise GameError(_("You have already left this season."), status=409)
     entry_forfeit(entry=entry, reason=LeagueEntry.ForfeitReason.LEFT)
     _queue_advance(division.pk)
     return entry
@@ -429,6 +432,12 @@ def _forfeit_dropped(division: Division) -> None:
     ).values_list("user_id", flat=True)
     for entry in LeagueEntry.objects.filter(division=division, user_id__in=list(dropped)):
         entry_forfeit(entry=entry, reason=LeagueEntry.ForfeitReason.DROPPED)
+    # A member whose account is gone (deleted, deactivated) is seated at no new table.
+    gone = LeagueEntry.objects.filter(
+        division=division, status=LeagueEntry.Status.PLAYING, user__is_active=False
+    )
+    for entry in gone:
+        entry_forfeit(entry=entry, reason=LeagueEntry.ForfeitReason.LEFT)
 
 
 @transaction.atomic

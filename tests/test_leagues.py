@@ -359,3 +359,16 @@ def test_the_started_mail_of_a_league_game_names_the_league(mailoutbox):
     assert notification_send(notification_id=row.pk) == "sent"
     [message] = mailoutbox
     assert "Tuesday · Season 1 · Division 1" in message.body
+
+
+def test_a_member_whose_account_is_gone_is_seated_at_no_new_table():
+    people = [UserFactory() for _ in range(4)]
+    league = make_league(people)
+    leagues.season_start(season_id=season_of(league).pk)
+    gone = people[2]
+    type(gone).objects.filter(pk=gone.pk).update(is_active=False)
+    play_season(league)
+    entry = LeagueEntry.objects.get(user=gone)
+    assert entry.status == "forfeited" and entry.forfeit_reason == "left"
+    later = LeagueFixture.objects.filter(game__seats__user=gone, wave__gt=1)
+    assert not later.exists()

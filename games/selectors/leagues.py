@@ -118,12 +118,8 @@ def division_games(division: Division) -> list[FixtureRow]:
     """The division's tables wave by wave, who plays, and each finished one's result."""
     fixtures, seats = division_fixtures(division)
     user_ids = {u for f in fixtures for u in [*f.players, *f.absent]}
-    names = {
-        pk: display_name or username
-        for pk, display_name, username in User.objects.filter(pk__in=user_ids).values_list(
-            "pk", "display_name", "username"
-        )
-    }
+    users = User.objects.filter(pk__in=user_ids).only("display_name", "username", "is_active")
+    names = {user.pk: user.name for user in users}  # a deleted player's as such
     rows = []
     for fixture in fixtures:
         game_seats = seats.get(fixture.game_id, [])

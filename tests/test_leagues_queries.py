@@ -76,3 +76,22 @@ def test_a_wave_costs_the_same_for_each_game_whatever_the_league():
         costs.append(cost)
     assert costs[1] - costs[0] == costs[2] - costs[1], costs
     assert Game.objects.filter(status="active").count() == 9
+
+
+def page_queries(client, name, *args) -> int:
+    url = reverse(name, args=args)
+    client.get(url)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return len(captured.captured_queries)
+
+
+def test_the_leagues_list_and_a_league_page_cost_the_same_for_one_league_as_for_five(client):
+    client.force_login(UserFactory())
+    [first] = seed_leagues(players=6, leagues_count=1, prefix="one")
+    small = (page_queries(client, "leagues"), page_queries(client, "league", first.pk))
+    made = seed_leagues(players=60, leagues_count=5, division_size=4, prefix="five")
+    large = (page_queries(client, "leagues"), page_queries(client, "league", made[0].pk))
+    # The list: the session's user, the bar, the leagues with their current seasons. A league:
+    # its season, divisions, the viewer's entry, the member count, its past seasons.
+    assert small == large == (3, 8), (small, large)

@@ -92,6 +92,7 @@ def test_the_leagues_list_and_a_league_page_cost_the_same_for_one_league_as_for_
     small = (page_queries(client, "leagues"), page_queries(client, "league", first.pk))
     made = seed_leagues(players=60, leagues_count=5, division_size=4, prefix="five")
     large = (page_queries(client, "leagues"), page_queries(client, "league", made[0].pk))
-    # The list: the session's user, the bar, the leagues with their current seasons. A league:
-    # its season, divisions, the viewer's entry, the member count, its past seasons.
-    assert small == large == (3, 8), (small, large)
+    # The list: the session's user, the bar, the count, a page of leagues with their current
+    # seasons. A league: its season, divisions, the viewer's entry, the member count, its past
+    # seasons.
+    assert small == large == (4, 8), (small, large)

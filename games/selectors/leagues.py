@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from django.db.models import Case, Count, IntegerField, OuterRef, QuerySet, Subquery, When
 
+from django.core.paginator import Page, Paginator
+
 from accounts.models import User
 
 from ..models import Division, Game, League, LeagueEntry, LeagueFixture, LeagueSeason, Seat
@@ -149,6 +151,14 @@ def division_games(division: Division) -> list[FixtureRow]:
             )
         rows.append(row)
     return rows
+
+
+LEAGUES_PER_PAGE = 50
+
+
+def leagues_page(page: str | None = None) -> Page:
+    """One page of leagues_list (a count and a page, two queries)."""
+    return Paginator(leagues_list(), LEAGUES_PER_PAGE).get_page(page)
 
 
 def leagues_list() -> QuerySet[League]:

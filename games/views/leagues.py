@@ -15,11 +15,12 @@ from ..errors import GameError
 from ..forms import LeagueForm
 from ..models import Division, League, LeagueEntry, LeagueSeason
 from ..notifications.optin import optin_read
+from ..ratelimit import rate_limit_consume
 from ..selectors.leagues import (
     current_season,
     division_games,
     division_standings,
-    leagues_list,
+    leagues_page,
 )
 
 
@@ -36,6 +37,7 @@ def league_list(request):
         form = LeagueForm(request.POST)
         if form.is_valid():
             try:
+                rate_limit_consume(user=request.user, action="league")
                 league = leagues.league_create(user=request.user, **form.cleaned_data)
             except GameError as exc:
                 status, error = exc.status, exc.message
@@ -44,7 +46,7 @@ def league_list(request):
         else:
             status = 400
     context = {
-        "leagues": leagues_list(),
+        "page": leagues_page(request.GET.get("page")),
         "form": form or LeagueForm(),
         "error": error,
     }

@@ -134,3 +134,12 @@ def test_a_league_games_table_names_its_league_season_and_division(client):
     page = client.get(reverse("game", args=[game.pk])).content.decode()
     assert "Tuesday · Season 1 · Division 1" in page
     assert reverse("league_division", args=[league.pk, 1, 1]) in page
+
+
+def test_starting_leagues_past_the_limit_is_a_429(client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "league": (2, 86400)}
+    client.force_login(UserFactory())
+    for name in ("One", "Two"):
+        assert client.post(reverse("leagues"), {**NEW, "name": name}).status_code == 302
+    assert client.post(reverse("leagues"), {**NEW, "name": "Three"}).status_code == 429
+    assert League.objects.count() == 2

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Case, Count, IntegerField, OuterRef, QuerySet, Subquery, When
-
 from django.core.paginator import Page, Paginator
+from django.db.models import Case, Count, IntegerField, OuterRef, QuerySet, Subquery, When
 
 from accounts.models import User
 

@@ -22,6 +22,7 @@ def _refusal(action: str) -> str:
         "chat": _("You are writing too fast: wait a minute before the next message."),
         "move": _("You are moving faster than anyone plays: wait a minute, then go on."),
         "invitation": _("You have sent many invitations this past hour: wait a while first."),
+        "league": _("You have started many leagues today: wait until tomorrow."),
     }[action]
 
 

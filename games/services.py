@@ -502,9 +502,9 @@ def game_finish(
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
-    # A tournament's table may have been its round's last (games/tournaments.py); the task
-    # looks, so that no game's end pays a query for it.
-    enqueue_on_commit("games.tasks.tournament_game_finished", (game.pk,))
+    # It may have been a league division's or a tournament round's last (games/leagues.py,
+    # games/tournaments.py): the task looks, so that no game's end pays a query for it.
+    enqueue_on_commit("games.tasks.game_finished", (game.pk,))
 
 
 def game_queue_next(*, game: Game) -> None:

@@ -6,7 +6,7 @@ from celery.signals import worker_init
 from django.db import Error as DatabaseErrors
 from django.db import InterfaceError, OperationalError
 
-from . import services, tournaments
+from . import leagues, services, tournaments
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
 
@@ -79,12 +79,27 @@ def send_notification(self, notification_id: int) -> str:
 
 
 @shared_task(**WAIT_OUT_THE_DATABASE)
-def tournament_game_finished(game_id: int) -> bool:
-    """A game ended (services.game_finish): if its tournament's round is over, go on."""
-    return tournaments.tournament_game_finished(game_id=game_id)
+def game_finished(game_id: int) -> dict:
+    """A game ended (services.game_finish), or a player was dropped from it: the league division
+    or the tournament round it belongs to goes on (each looks whether it is one of theirs)."""
+    return {
+        "league": leagues.league_game_finished(game_id=game_id),
+        "tournament": tournaments.tournament_game_finished(game_id=game_id),
+    }
 
 
 @shared_task
 def tournaments_sweep() -> dict:
     """Tournaments due to start, rounds whose last task was lost (beat)."""
     return tournaments.tournaments_sweep()
+
+
+@shared_task(**WAIT_OUT_THE_DATABASE)
+def league_division_advance(division_id: int) -> int:
+    return leagues.division_advance(division_id=division_id)
+
+
+@shared_task
+def leagues_sweep() -> dict:
+    """Seasons to start, waves due, seasons to finish (beat, every few minutes)."""
+    return leagues.leagues_sweep()

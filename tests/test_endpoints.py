@@ -78,6 +78,13 @@ ENDPOINTS = {
     "tournament_join": ("405", "login", "405", "away"),  # anyone may join it
     "tournament_leave": ("405", "login", "405", "away"),  # and leave it again
     "tournament_start": ("405", "login", "405", "403"),  # only Olga may start it
+    # leagues: public pages; Olga's league has started (joining is too late, leaving 404)
+    "leagues": ("ok", "login", "ok", "400"),  # no form sent
+    "league": ("ok", "405", "ok", "405"),
+    "league_join": ("405", "login", "405", "409"),
+    "league_leave": ("405", "login", "405", "404"),
+    "league_division": ("ok", "405", "ok", "405"),
+    "league_optin": ("404", "404", "404", "404"),  # a junk token
     "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home
     "vacation": ("login", "login", "ok", "400"),
     "account_data": ("login", "405", "ok", "405"),  # their own data

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from accounts.forms import PreferencesForm, ProfileForm, PushSubscriptionForm
 from games.deadlines import vacations
-from games.forms import GameCreateForm, VacationForm
+from games.forms import GameCreateForm, LeagueForm, VacationForm
 from games.models import Move
 from games.tournament_forms import TournamentForm
 from tests.examples import examples
@@ -58,7 +58,8 @@ VIEW_FIELDS = ["player", "mute", "open", "text", "language", "next", "back", "se
 ALL_FIELDS = sorted(
     {*FIELDS, *ALLAUTH_FIELDS, *VIEW_FIELDS, *GameCreateForm().fields, *PreferencesForm().fields,
      *ProfileForm().fields, *PushSubscriptionForm().fields, *VacationForm().fields,
-     *TournamentForm().fields}
+     *TournamentForm().fields,
+     *LeagueForm().fields}
 )  # fmt: skip
 QUERY = ["v", "c", "vs", "page", "step", "format", "invite", "next", "q"]
 # Junk of the shape each converter accepts, so that the address reaches the view.

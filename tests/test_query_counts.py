@@ -104,7 +104,9 @@ TABLE = {
     # they have seen and when they were here are written, in one update (outside a test's
     # transaction, one that does not wait for the disk: games/relaxed.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
-    "table": 11,  # with its tournament, if it is a tournament's table (full page only)
+    # The page (never a poll) also asks whether the game is a league's or a tournament's, for the
+    # line above it (one query).
+    "table": 11,
     "table again": 9,  # no moves since, nothing new seen, presence written at most every 10 s
     "unchanged poll": 2,  # the player (auth), their seat with the game's version
     # That seat, then the table's reads (no bar); the chat only when the page lacks its latest.
@@ -168,7 +170,7 @@ def test_the_table_its_poll_history_and_chat_cost_the_same_for_2_players_as_for_
 
 FINISHED = {
     # The table with the ranking, the moves since the last look, the next game waiting on the
-    # player; nothing written.
+    # player; whether it was a league's or a tournament's; nothing written.
     "table": 9,
     # The game, its seats with their players, the chat, the bar's count.
     "replay at the start": 5,
@@ -280,7 +282,7 @@ PLAYER_PAGES = {
     "leaderboard": 4,
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 5
-    # queries, the viewer's record against them, their tournament places.
+    # queries, the viewer's record against them, their tournament places, their league history.
     "own player page": 11,
     "own player page against the rival": 13,  # the rival (with preferences), the aggregate
     "another's player page": 12,

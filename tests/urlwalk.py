@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from games import chat, invitations, seeks, tournaments
+from games import chat, invitations, leagues, seeks, tournaments
 from games.models import Notification
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -52,9 +52,16 @@ def world_build() -> dict:
         time_per_move_days=3,
         starts_at=timezone.now() + timedelta(days=1),
     )
+    league = leagues.league_create(user=olga, name="Walk", preset="classic")
+    leagues.league_join(league_id=league.pk, user=UserFactory(username="lena"))
+    league.seasons.update(starts_at=league.created_at)
+    leagues.season_start(season_id=league.seasons.get().pk)  # bots fill the division
     args = {
         "tournament_id": cup.pk,
         "seek_id": seek.pk,
+        "league_id": league.pk,
+        "number": 1,
+        "level": 1,
         "game_id": game.pk,
         "message_id": message.pk,
         "invitation_id": invitation.pk,

@@ -177,6 +177,8 @@ RATE_LIMITS = {
     "chat": (int(os.environ.get("RATE_LIMIT_CHAT_PER_MINUTE", "5")), 60),
     "move": (int(os.environ.get("RATE_LIMIT_MOVES_PER_MINUTE", "120")), 60),
     "invitation": (int(os.environ.get("RATE_LIMIT_INVITATIONS_PER_HOUR", "20")), 3600),
+    # A new league (games/leagues.py): a few a day are plenty for a person.
+    "league": (int(os.environ.get("RATE_LIMIT_LEAGUES_PER_DAY", "5")), 86400),
 }
 
 LANGUAGE_CODE = "en"
@@ -324,6 +326,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.tournaments_sweep",
         "schedule": 120.0,
         "options": {"expires": 110},
+    },
+    # Leagues: seasons to start, waves due, seasons to finish, should a game's message be lost.
+    "leagues-sweep": {
+        "task": "games.tasks.leagues_sweep",
+        "schedule": 300.0,
+        "options": {"expires": 280},
     },
 }
 

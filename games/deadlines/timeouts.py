@@ -18,6 +18,7 @@ from ..errors import GameError
 from ..locking import lock_game
 from ..models import Game, Seat
 from ..notifications.outbox import dropped_queue, timed_out_queue
+from ..oncommit import enqueue_on_commit
 from ..selectors.pauses import turn_deadline, vacation_pauses
 from ..services import game_finish, game_queue_next
 from .report import SweepReport
@@ -105,6 +106,8 @@ def seat_drop(*, game: Game, seat: Seat, now: datetime) -> None:
     seat.autopilot = False
     seat.save(update_fields=["resigned", "dropped", "autopilot"])
     dropped_queue(game=game, seat=seat)
+    # A league member dropped forfeits the rest of their season (games/leagues.py).
+    enqueue_on_commit("games.tasks.game_finished", (game.pk,))
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
         state = GameState.from_dict(game.state)
         game_finish(game=game, state=state, now=now, reason=Game.EndReason.DROPPED)

@@ -17,6 +17,15 @@ from .game import (
     new_seed,
 )
 from .heartbeat import Heartbeat
+from .leagues import (
+    DIVISION_SIZE_MAX,
+    DIVISION_SIZE_MIN,
+    Division,
+    League,
+    LeagueEntry,
+    LeagueFixture,
+    LeagueSeason,
+)
 from .mailplay import InboundMail
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
@@ -35,6 +44,8 @@ from .tournaments import (
 __all__ = [
     "CHAT_MESSAGE_MAX_LENGTH",
     "DEFAULT_TIME_PER_MOVE_DAYS",
+    "DIVISION_SIZE_MAX",
+    "DIVISION_SIZE_MIN",
     "MAX_TIMEOUTS_LIMIT",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
@@ -43,11 +54,16 @@ __all__ = [
     "TOURNAMENT_SEATS",
     "ChatMessage",
     "ChatReport",
+    "Division",
     "Follow",
     "Game",
     "Heartbeat",
     "InboundMail",
     "Invitation",
+    "League",
+    "LeagueEntry",
+    "LeagueFixture",
+    "LeagueSeason",
     "Move",
     "Mute",
     "Notification",

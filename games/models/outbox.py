@@ -38,6 +38,8 @@ class Notification(models.Model):
         MAIL_ANSWER = "mail_answer", _("Answer to your mail")
         # A tournament ended: the player's place (its game: their last table of it).
         TOURNAMENT = "tournament", _("A tournament ended")
+        # A league season is over: the player's place, and the one click into the next.
+        LEAGUE_SEASON = "league_season", _("A league season ended")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -48,7 +50,7 @@ class Notification(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
     )
-    kind = models.CharField(max_length=12, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
     channel = models.CharField(max_length=4, choices=Channel.choices, default=Channel.MAIL)
     game = models.ForeignKey(
         Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications"
@@ -74,6 +76,14 @@ class Notification(models.Model):
         related_name="answer",
         help_text="MAIL_ANSWER: the mail it answers (once).",
     )
+    league_entry = models.ForeignKey(
+        "games.LeagueEntry",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="notifications",
+        help_text="LEAGUE_SEASON: the player's entry of the season that ended.",
+    )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=40, blank=True, help_text="Why it was not sent.")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -97,6 +107,11 @@ class Notification(models.Model):
                 condition=Q(game__isnull=True),
                 name="notification_once_per_day",
             ),
+            models.UniqueConstraint(
+                fields=["user", "kind", "channel", "league_entry"],
+                condition=Q(league_entry__isnull=False),
+                name="notification_once_per_league_entry",
+            ),
             models.CheckConstraint(
                 condition=Q(
                     kind__in=[
@@ -112,6 +127,7 @@ class Notification(models.Model):
                         "started",
                         "mail_answer",
                         "tournament",
+                        "league_season",
                     ]
                 ),
                 name="notification_kind_valid",
@@ -138,8 +154,15 @@ class Notification(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(kind="digest", game__isnull=True, day__isnull=False)
-                | ~Q(kind="digest") & Q(game__isnull=False, day__isnull=True),
+                | Q(kind="league_season", game__isnull=True, day__isnull=True)
+                | ~Q(kind__in=["digest", "league_season"])
+                & Q(game__isnull=False, day__isnull=True),
                 name="notification_digest_has_a_day_others_a_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="league_season", league_entry__isnull=False)
+                | ~Q(kind="league_season") & Q(league_entry__isnull=True),
+                name="notification_league_entry_iff_league_season",
             ),
             models.CheckConstraint(
                 condition=Q(player__isnull=True) | Q(kind__in=["joined", "declined"]),

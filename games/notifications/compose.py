@@ -33,9 +33,12 @@ from ..presentation import (
     since_lines,
     sort_hand,
 )
+from ..selectors.leagues import league_division_of_game
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
 from ..selectors.tournaments import tournament_of_game
+from ..templatetags.places import place as place_text
+from .optin import optin_token
 from .policy import TOPIC_OF_KIND, topic_label
 from .reply_tokens import MARKER, TurnRef, reply_address
 from .tokens import unsubscribe_token
@@ -320,6 +323,7 @@ def _seat_news_context(row: Notification) -> dict:
         ),
         "play_url": game_url(game),
         "tournament_line": tournament_line(game),
+        "league_line": league_line(game) if row.kind == Notification.Kind.STARTED else "",
         "subject": seat_news_subject(row.kind, game.pk, row.player.name if row.player else ""),
     }
 
@@ -387,6 +391,57 @@ def tournament_subject(name: str, place: int, players: int) -> str:
     }
 
 
+def league_line(game: Game) -> str:
+    """'Tuesday · Season 2 · Division 1' for a league's game ('' for any other)."""
+    division = league_division_of_game(game)
+    if division is None:
+        return ""
+    return _("%(league)s · Season %(s)s · Division %(d)s") % {
+        "league": division.season.league.name,
+        "s": division.season.number,
+        "d": division.level,
+    }
+
+
+def league_season_subject(league: str, season: int, place: int) -> str:
+    return _("%(league)s, season %(season)d: you finished %(place)s") % {
+        "league": league,
+        "season": season,
+        "place": place_text(place),
+    }
+
+
+def _league_season_context(row: Notification) -> dict:
+    """The member's place and movement in the season that ended, and the one click into the
+    next season (a page with a button: opening a link never enters anyone)."""
+    entry = row.league_entry
+    season = entry.season
+    following = season.league.seasons.filter(number=season.number + 1).first()
+    token = optin_token(user_id=entry.user_id, entry_id=entry.pk)
+    return {
+        **base_context(row.user, row.kind),
+        "league": season.league.name,
+        "season": season.number,
+        "level": entry.division.level if entry.division else None,
+        "place": entry.place,
+        "movement": entry.get_movement_display(),
+        "forfeited": entry.status == entry.Status.FORFEITED,
+        "next_starts_at": following.starts_at if following else None,
+        "optin_url": absolute(reverse("league_optin", kwargs={"token": token})),
+        "standings_url": absolute(
+            reverse(
+                "league_division",
+                kwargs={
+                    "league_id": season.league_id,
+                    "number": season.number,
+                    "level": entry.division.level if entry.division else 1,
+                },
+            )
+        ),
+        "subject": league_season_subject(season.league.name, season.number, entry.place or 0),
+    }
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -400,4 +455,5 @@ CONTEXT_BUILDERS = {
     Notification.Kind.STARTED: _seat_news_context,
     Notification.Kind.MAIL_ANSWER: _mail_answer_context,
     Notification.Kind.TOURNAMENT: _tournament_context,
+    Notification.Kind.LEAGUE_SEASON: _league_season_context,
 }

@@ -40,6 +40,7 @@ def notification_queue(
     day=None,
     player: User | None = None,
     inbound: InboundMail | None = None,
+    league_entry=None,
     countdown: float = 0,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
@@ -62,6 +63,7 @@ def notification_queue(
             day=day,
             player=player,
             inbound=inbound,
+            league_entry=league_entry,
             defaults={
                 "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
                 "reason": reason,

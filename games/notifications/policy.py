@@ -69,6 +69,8 @@ TOPIC_OF_KIND = {
     Notification.Kind.MAIL_ANSWER: "turn_mail",
     # A tournament's final place: the summary of many games.
     Notification.Kind.TOURNAMENT: "game_over",
+    # A season's result and the way into the next: the end of a league's games.
+    Notification.Kind.LEAGUE_SEASON: "game_over",
 }
 
 

@@ -20,6 +20,7 @@ from .compose import (
     absolute,
     base_context,
     dropped_subject,
+    league_season_subject,
     seat_news_line,
     seat_news_subject,
     timed_out_subject,
@@ -155,6 +156,21 @@ def sample_context(kind: str, user: User) -> dict:
             "replay_url": table["play_url"] + "replay/",
             "subject": _("Game #%(n)d is over: %(winners)s won")
             % {"n": 42, "winners": ranking[0]["name"]},
+        }
+    if kind == Notification.Kind.LEAGUE_SEASON:
+        standings = reverse("league_division", kwargs={"league_id": 1, "number": 3, "level": 2})
+        return {
+            **base,
+            "league": "Aurora",
+            "season": 3,
+            "level": 2,
+            "place": 1,
+            "movement": _("Moves up"),
+            "forfeited": False,
+            "next_starts_at": deadline,
+            "optin_url": absolute(reverse("league_optin", kwargs={"token": "preview"})),
+            "standings_url": absolute(standings),
+            "subject": league_season_subject("Aurora", 3, 1),
         }
     games = [
         {

@@ -61,7 +61,12 @@ class OutboxSource:
     of a kind per game (this turn's reminder, not last week's), and no 'your turn' in a game
     whose moves by the others are news: that line says whose turn it is."""
 
-    kinds = [kind for kind in Notification.Kind.values if kind != Notification.Kind.DIGEST]
+    # A season's result is about no game: its mail and the league's pages tell it.
+    kinds = [
+        kind
+        for kind in Notification.Kind.values
+        if kind not in (Notification.Kind.DIGEST, Notification.Kind.LEAGUE_SEASON)
+    ]
 
     def rows(self, user_id: int, since: datetime):
         mail = Notification.objects.filter(user_id=user_id, channel=Notification.Channel.MAIL)

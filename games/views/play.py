@@ -23,8 +23,8 @@ from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
 from ..selectors import chat, history, lists, table, viewer
+from ..selectors.competitions import game_competition
 from ..selectors.seeks import seeks_open
-from ..selectors.tournaments import tournament_of_game
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
@@ -169,6 +169,8 @@ def _table_context(request, game, seat, error=None, *, partial=False):
         context["chat_sent"] = True
     if context["bot_to_move"]:
         context["poll_seconds"] = BOT_POLL_SECONDS
+    if not partial:  # the line above the table, its league or tournament: the page's, not a poll's
+        context.update(game_competition(game.pk))
     if request.user.is_authenticated:
         next_id, waiting = lists.next_game(request.user, besides=game.pk)
         context["next_game"] = {"game_id": next_id, "waiting": waiting}
@@ -181,8 +183,6 @@ def render_game(request, game, seat, *, status=200, error=None):
         return render(request, "games/waiting.html", context, status=status)
     partial = bool(request.htmx)
     context = _table_context(request, game, seat, error, partial=partial)
-    if not partial:  # the page's line back to its tournament (a poll's answer does not change it)
-        context["tournament_table"] = tournament_of_game(game.pk)
     template = "games/table.html#answer" if partial else "games/table.html"
     response = render(request, template, context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:

@@ -11,6 +11,7 @@ from accounts.selectors import player_named
 
 from ..selectors import player_stats, ratings
 from ..selectors.friends import with_follows
+from ..selectors.leagues import LEAGUE_HISTORY_ROWS, player_league_history
 from ..selectors.tournaments import player_tournaments
 
 
@@ -56,5 +57,6 @@ def player(request, username: str):
         "versus": player_stats.head_to_head(shown, other) if other else None,
         "vs_error": vs_error,
         "vs": request.GET.get("vs", "")[:150],
+        "league_history": player_league_history(shown)[:LEAGUE_HISTORY_ROWS],
     }
     return render(request, "games/player.html", context)

@@ -220,11 +220,21 @@ def a_players_world(db):
             datetime.datetime.combine(start + datetime.timedelta(days=3), datetime.time())
         ),
     )
+    from games import leagues
+    from games.models import LeagueEntry
+    from games.notifications.optin import optin_token
+
+    league = leagues.league_create(user=zdenek, name="Liga", preset="classic")
+    leagues.league_join(league_id=league.pk, user=tunde)
+    league.seasons.update(starts_at=timezone.now())
+    leagues.season_start(season_id=league.seasons.get().pk)  # bots fill the division
+    entry = LeagueEntry.objects.get(user=zdenek)
     names = [
         name
         for seat in under_way.seats.select_related("user")
         for name in (seat.user.name, seat.user.username)
-    ] + ["Three Thirteen", "3·13", "Zdeňkův pohár", "Tündes kupa", "Buchholz"]
+    ] + ["Three Thirteen", "3·13", "Zdeňkův pohár", "Tündes kupa", "Buchholz", "Liga"]
+    names += [e.user.name for e in entry.division.entries.select_related("user")]
     pages = [
         ("home", []), ("lobby", []), ("how_to_play", []), ("game_new", []),
         ("seek_new", []), ("game", [Game.objects.get(quick=True).pk]),
@@ -235,6 +245,9 @@ def a_players_world(db):
         ("account_data", []), ("account_delete", []), ("account_email", []),
         ("account_change_password", []), ("tournaments", []), ("tournament", [cup.pk]),
         ("tournament", [ended.pk]), ("tournament", [opened.pk]),
+        ("leagues", []), ("league", [league.pk]),
+        ("league_division", [league.pk, 1, 1]),
+        ("league_optin", [optin_token(user_id=zdenek.pk, entry_id=entry.pk)]),
     ]  # fmt: skip
     return zdenek, pages, names
 

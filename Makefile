@@ -99,11 +99,16 @@ $(VENV)/.bench-installed: $(STAMP) requirements/bench.txt
 	$(INSTALL) --require-hashes -r requirements/bench.txt
 	touch $@
 
-# The engine, pages and logins benchmarks (devtools/, development only): each prints figures.
+# The engine, pages, logins and leagues-and-tournaments benchmarks (devtools/, development only):
+# each prints figures. bench_competitions seeds a world of its own: a fresh database each run
+# (a SQLite file here; docs/benchmarks.md has the PostgreSQL figures and how to run them there).
 bench: $(VENV)/.bench-installed
 	$(PY) -m devtools.bench
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp BOT_MOVE_DELAY_SECONDS=3600 $(PY) manage.py bench_pages; rm -rf $$tmp
 	tmp=$$(mktemp -d) && VAR_DIR=$$tmp DJANGO_SETTINGS_MODULE=config.settings.local $(PY) manage.py bench_logins; rm -rf $$tmp
+	tmp=$$(mktemp -d) && unset DATABASE_URL REDIS_URL && export VAR_DIR=$$tmp \
+	  DJANGO_SETTINGS_MODULE=config.settings.local && $(PY) manage.py migrate -v0 && \
+	  $(PY) manage.py bench_competitions; rm -rf $$tmp
 
 $(VENV)/.load-installed: $(STAMP) requirements/load.txt
 	$(INSTALL) --require-hashes -r requirements/load.txt

@@ -14,6 +14,11 @@ urlpatterns = [
     path("i18n/setlang/", language_set, name="set_language"),  # the footer's language picker
     path("", include("games.urls")),
 ]
+# Replies to turn mails through a mail provider's inbound webhook (games/mailplay/webhook.py), at
+# /anymail/<provider>/inbound/: only once its basic-auth secret is set (each provider's own
+# signature is checked too, with its key in ANYMAIL).
+if settings.ANYMAIL.get("WEBHOOK_SECRET"):
+    urlpatterns.append(path("anymail/", include("anymail.urls")))
 
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

@@ -60,10 +60,8 @@ def test_a_league_season_plays_to_its_end_through_the_worker_and_moves_players(
     )
     for user in people[1:]:
         leagues.league_join(league_id=league.pk, user=user)
-    for number in range(1, 9):
-        leagues.league_join(
-            league_id=league.pk, user=services.bot_account(kind="easy", number=number)
-        )
+    for bot in services.bot_accounts(bot_kind="easy", count=8):
+        leagues.league_join(league_id=league.pk, user=bot)
     LeagueSeason.objects.filter(league=league).update(starts_at=timezone.now())
     season = LeagueSeason.objects.get(league=league, number=1)
     mail.outbox.clear()

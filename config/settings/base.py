@@ -257,6 +257,16 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # with the turn's signed token after a "+". Mail to it must reach the site: the local SMTP server
 # of `manage.py serve`, or a provider's inbound webhook (docs/operations.md).
 MAIL_PLAY_ADDRESS = os.environ.get("MAIL_PLAY_ADDRESS", "play@localhost")
+# Or a mail provider's inbound webhook (django-anymail), enabled by its basic-auth secret
+# ("user:password", given in the webhook's address at the provider), with the provider's own
+# signing key where it has one (docs/operations.md).
+ANYMAIL = {
+    key: os.environ[f"ANYMAIL_{key}"]
+    for key in ("WEBHOOK_SECRET", "MAILGUN_WEBHOOK_SIGNING_KEY")
+    if os.environ.get(f"ANYMAIL_{key}")
+}
+# Where `manage.py serve` (and `manage.py mail_server`) take those replies by SMTP.
+MAIL_PLAY_SMTP = os.environ.get("MAIL_PLAY_SMTP", "127.0.0.1:2525")
 
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport under var/broker,
 # which needs no server yet still hands tasks to a separate worker process.

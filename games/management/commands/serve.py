@@ -1,5 +1,5 @@
-"""Serve the whole app on one machine: web, a Celery worker and Celery beat, stopped together; a
-worker or beat that dies is started again."""
+"""Serve the whole app on one machine: web, a Celery worker, Celery beat and the SMTP server that
+takes replies to turn mails, stopped together; a background process that dies is started again."""
 
 import os
 import signal
@@ -62,9 +62,11 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, verbose, **options):
         host, _, port = addrport.rpartition(":")
-        with socket.socket() as probe:  # runserver exits hard on a taken port: check first
-            if probe.connect_ex((host or "127.0.0.1", int(port))) == 0:
-                raise CommandError(f"{addrport} is already in use: stop what serves there first.")
+        for taken in (addrport, settings.MAIL_PLAY_SMTP):  # a server exits hard on a taken port
+            taken_host, _, taken_port = taken.rpartition(":")
+            with socket.socket() as probe:
+                if probe.connect_ex((taken_host or "127.0.0.1", int(taken_port))) == 0:
+                    raise CommandError(f"{taken} is already in use: stop what serves there first.")
         level = "INFO" if verbose else "WARNING"
         if "SITE_URL" not in os.environ:  # mail links point at this server, whatever its port
             os.environ["SITE_URL"] = settings.SITE_URL = f"http://{host or '127.0.0.1'}:{port}"
@@ -79,6 +81,13 @@ class Command(BaseCommand):
         children = [
             Child("worker", [*celery, "worker", "-l", level, "--concurrency", "2"], env, write),
             Child("beat", [*celery, "beat", "-l", level, "--schedule", schedule], env, write),
+            # Replies to turn mails, by SMTP (games/mailplay/smtp.py).
+            Child(
+                "mail server",
+                [sys.executable, str(settings.BASE_DIR / "manage.py"), "mail_server"],
+                env,
+                write,
+            ),
         ]
         stopping = threading.Event()
 
@@ -90,6 +99,7 @@ class Command(BaseCommand):
         threading.Thread(target=supervise, daemon=True).start()
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(self.style.SUCCESS(f"Three Thirteen is at http://{addrport}/"))
+        self.stdout.write(f"Replies to turn mails are taken by SMTP at {settings.MAIL_PLAY_SMTP}.")
         if not verbose:
             self.stdout.write("Quiet console: `manage.py serve --verbose` shows tasks and polls.")
         try:

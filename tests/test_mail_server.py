@@ -1,0 +1,64 @@
+"""The local SMTP server that takes replies to turn mails (games/mailplay/smtp.py), spoken to by a
+real SMTP client."""
+
+import smtplib
+import socket
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from games.engine import GameState
+from games.mailplay.smtp import MAX_BYTES, TurnMailHandler
+from games.models import Game, InboundMail
+from games.notifications.reply_tokens import TurnRef, reply_address
+from tests.factories import UserFactory, started_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server():
+    controller = Controller(
+        TurnMailHandler(), hostname="127.0.0.1", port=free_port(), data_size_limit=MAX_BYTES
+    )
+    controller.start()
+    yield controller
+    controller.stop()
+
+
+def test_a_reply_sent_by_smtp_plays_the_turn(smtp_server, settings):
+    settings.MAIL_PLAY_ADDRESS = "play@localhost"
+    game = started_game([UserFactory(), UserFactory()])
+    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    card = GameState.from_dict(game.state).view(seat.index).hand[0]
+    message = EmailMessage()
+    message["From"] = seat.user.email
+    message["To"] = reply_address(TurnRef(game.pk, seat.index, game.version))
+    message["Message-ID"] = "<smtp-1@example.org>"
+    message.set_content(f"stock, discard {card.face}")
+    with smtplib.SMTP(smtp_server.hostname, smtp_server.port) as client:
+        client.send_message(message)
+    row = InboundMail.objects.get()
+    assert row.outcome == "played", row.reason
+    assert Game.objects.get(pk=game.pk).version == game.version + 2
+
+
+def test_it_takes_mail_for_turn_addresses_only_and_refuses_huge_mail(smtp_server, settings):
+    settings.MAIL_PLAY_ADDRESS = "play@localhost"
+    game = started_game([UserFactory(), UserFactory()])
+    with smtplib.SMTP(smtp_server.hostname, smtp_server.port) as client:
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            client.sendmail("a@example.org", ["someone@elsewhere.org"], b"Subject: x\r\n\r\nhi")
+        with pytest.raises(smtplib.SMTPRecipientsRefused):
+            client.sendmail("a@example.org", ["play+1-0-0-" + "0" * 24 + "@localhost"], b"\r\n")
+        address = reply_address(TurnRef(game.pk, 0, game.version))
+        with pytest.raises(smtplib.SMTPException):
+            client.sendmail("a@example.org", [address], b"Subject: x\r\n\r\n" + b"x" * MAX_BYTES)
+    assert not InboundMail.objects.exists()

@@ -1,0 +1,75 @@
+"""Replies to turn mails through a provider's inbound webhook (django-anymail, Mailgun's here):
+the provider's signature and the webhook's secret are checked before anything is read."""
+
+import base64
+import hashlib
+import hmac
+import importlib
+import time
+
+import pytest
+from django.urls import clear_url_caches
+
+from games.engine import GameState
+from games.models import Game, InboundMail
+from games.notifications.reply_tokens import TurnRef, reply_address
+from tests.factories import UserFactory, started_game
+
+pytestmark = pytest.mark.django_db
+KEY = "mailgun-signing-key"
+
+
+@pytest.fixture
+def webhook(settings):
+    settings.MAIL_PLAY_ADDRESS = "play@localhost"
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "user:secret", "MAILGUN_WEBHOOK_SIGNING_KEY": KEY}
+    import config.urls
+
+    importlib.reload(config.urls)
+    clear_url_caches()
+    yield "/anymail/mailgun/inbound_mime/"
+    settings.ANYMAIL = {}
+    importlib.reload(config.urls)
+    clear_url_caches()
+
+
+def post(client, url, raw: str, *, key=KEY, auth="user:secret"):
+    timestamp, token = str(int(time.time())), "a" * 50
+    signature = hmac.new(key.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
+    headers = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(auth.encode()).decode()}
+    data = {"body-mime": raw, "timestamp": timestamp, "token": token, "signature": signature}
+    return client.post(url, data, **headers)
+
+
+def a_turn():
+    game = started_game([UserFactory(), UserFactory()])
+    seat = game.seats.select_related("user").get(index=game.to_move_seat)
+    card = GameState.from_dict(game.state).view(seat.index).hand[0]
+    address = reply_address(TurnRef(game.pk, seat.index, game.version))
+    raw = (
+        f"From: {seat.user.email}\r\nTo: {address}\r\nSubject: Re: your turn\r\n"
+        f"Message-ID: <hook-{game.pk}@example.org>\r\n\r\nstock, discard {card.face}\r\n"
+    )
+    return game, raw
+
+
+def test_a_signed_webhook_plays_the_turn_and_a_retry_plays_nothing_more(client, webhook):
+    game, raw = a_turn()
+    assert post(client, webhook, raw).status_code == 200
+    assert InboundMail.objects.get().outcome == "played"
+    assert post(client, webhook, raw).status_code == 200  # the provider's retry
+    assert InboundMail.objects.count() == 1
+    assert Game.objects.get(pk=game.pk).version == game.version + 2
+
+
+@pytest.mark.parametrize("forged", ["signature", "secret"])
+def test_a_forged_webhook_is_refused_and_reads_nothing(client, webhook, forged):
+    game, raw = a_turn()
+    options = {"key": "wrong"} if forged == "signature" else {"auth": "user:wrong"}
+    assert post(client, webhook, raw, **options).status_code in (400, 401, 403)
+    assert not InboundMail.objects.exists()
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
+def test_without_a_secret_there_is_no_webhook(client, settings):
+    assert client.post("/anymail/mailgun/inbound_mime/", {}).status_code == 404

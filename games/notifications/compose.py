@@ -273,6 +273,7 @@ def _digest_context(row: Notification) -> dict:
                 "opponents": [s.user.name for s in others],
                 "deadline": seat.game.deadline,
                 "play_url": game_url(seat.game),
+                "reply_to": turn_reply_address(seat.game, seat, row.user),
             }
         )
     count = len(games)

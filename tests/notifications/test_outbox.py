@@ -15,6 +15,7 @@ from accounts.services import preferences_update
 from games import tasks
 from games.models import Game, Notification
 from games.notifications import outbox, policy
+from games.notifications.reply_tokens import TurnRef, reply_address
 from tests.factories import UserFactory, play_on, play_one, started_game
 from tests.notifications.helpers import play_turn, seat_to_move, send_all, two_people
 
@@ -120,7 +121,11 @@ def test_a_daily_digest_replaces_per_turn_mail_and_goes_out_once_a_day(settings)
     digest = next(m for m in mail.outbox if m.to == [player.email])
     assert digest.subject == "3 games are waiting for your move"
     for game in games:
+        game.refresh_from_db()
         assert f"/games/{game.pk}/" in digest.body
+        # each game with the address that plays its turn by mail (games/mailplay/)
+        address = reply_address(TurnRef(game.pk, game.to_move_seat, game.version))
+        assert f"Or write your move to {address}" in digest.body
     assert outbox.digests_queue(now=morning + timedelta(days=1, minutes=2)) == 1
 
 

@@ -101,7 +101,10 @@ urlpatterns = [
     path("players/<str:username>/unfollow/", friends.unfollow, name="unfollow"),
     path("players/<str:username>/invite/", friends.friend_invite, name="friend_invite"),
     path("friends/", friends.friends_page, name="friends"),
-    path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),  # short: see notifications/tokens
+    path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),
+    path(
+        "mail/turn/<str:token>/", mail.mail_turn, name="mail_turn"
+    ),  # a turn mail's links  # short: see notifications/tokens
     path("mail/preview/", mail.mail_preview_index, name="mail_preview_index"),
     path("mail/preview/<str:kind>/", mail.mail_preview, name="mail_preview"),
 ]

@@ -119,6 +119,7 @@ ENDPOINTS = {
     "invitation_decline": ("405", "login", "405", "404"),
     # mail: a junk unsubscribe token; previews for the staff only (or DEBUG)
     "unsubscribe": ("404", "404", "404", "404"),
+    "mail_turn": ("404", "404", "404", "404"),  # a turn mail's one-click link: a junk token
     "mail_preview_index": ("login", "login", "404", "404"),
     "mail_preview": ("login", "login", "404", "404"),
 }

@@ -155,7 +155,7 @@ def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received
             row.command = text[:COMMAND_MAX_CHARACTERS]
             if not preferences_of(user).mail_play:
                 raise CommandError(_("Playing by mail is off in your settings."))
-            row.outcome = _play(game, user, ref.version, read_commands(text))
+            row.outcome = turn_play(game, user, ref.version, read_commands(text))
         except (CommandError, GameError) as refused:
             row.outcome, row.reason = InboundMail.Outcome.REFUSED, str(refused)[:300]
         except (LookupError, ValueError, UnicodeError):  # a malformed mail: no text to read
@@ -166,8 +166,10 @@ def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received
     return Received(row)
 
 
-def _play(game: Game, user: User, version: int, commands: list[Command]) -> str:
-    """Apply the commands as one turn, all or nothing; the outcome. Raises GameError."""
+def turn_play(game: Game, user: User, version: int, commands: list[Command]) -> str:
+    """Apply the commands as one turn, all or nothing, if the game is still at `version`; the
+    outcome (played, or drew: the discard awaited). Raises GameError. A mail's answer and a
+    mail's one-click link (games/mailplay/links.py) both play through here."""
     with transaction.atomic():
         for command in commands:
             game = _apply(game, user, version, command)

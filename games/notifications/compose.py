@@ -21,7 +21,7 @@ from accounts.selectors import preferences_of
 from accounts.validators import one_line
 from accounts.zones import zone_of
 
-from ..engine import GameState, Rules
+from ..engine import Discard, Draw, GameState, GoOut, Rules
 from ..models import Game, InboundMail, Notification, Seat
 from ..presentation import (
     card_info,
@@ -40,7 +40,7 @@ from ..selectors.tournaments import tournament_of_game
 from ..templatetags.places import place as place_text
 from .optin import optin_token
 from .policy import TOPIC_OF_KIND, topic_label
-from .reply_tokens import MARKER, TurnRef, reply_address
+from .reply_tokens import MARKER, TurnRef, reply_address, turn_token
 from .tokens import unsubscribe_token
 
 
@@ -124,6 +124,34 @@ def turn_reply_address(game: Game, seat: Seat, user: User) -> str:
     return reply_address(TurnRef(game.pk, seat.index, game.version))
 
 
+def turn_links(game: Game, seat: Seat, view) -> list[dict]:
+    """The turn's one-click links (games/mailplay/links.py), for its player's mail: the two draws,
+    or once drawn a discard for each card and a going out where one is legal. Each opens a page
+    whose button plays it."""
+    links: dict[str, str] = {}
+    for action in view.legal_actions:
+        if isinstance(action, Draw) and action.source == "stock":
+            links["stock"] = _("Draw from the stock")
+        elif isinstance(action, Draw):
+            links["take"] = _("Take the %(card)s") % {"card": card_info(view.top_discard).label}
+        elif isinstance(action, (Discard, GoOut)):
+            label = card_info(action.card, view.wild_rank).label
+            kind = "d" if isinstance(action, Discard) else "o"
+            words = label if kind == "d" else _("Out with %(card)s") % {"card": label}
+            links.setdefault(f"{kind}.{action.card.face.lower()}", words)
+    return [
+        {
+            "label": label,
+            "url": absolute(
+                reverse(
+                    "mail_turn", args=[turn_token(TurnRef(game.pk, seat.index, game.version, a))]
+                )
+            ),
+        }
+        for a, label in links.items()
+    ]
+
+
 def _table_summary(game: Game, seat: Seat) -> dict:
     """The table as this seat sees it (its PlayerView only), for 'your turn' and reminders, and
     the turn's reply address when it is theirs to play by mail."""
@@ -153,7 +181,8 @@ def _table_summary(game: Game, seat: Seat) -> dict:
         "since": since,
         "deadline": game.deadline,
         "play_url": game_url(game),
-        "reply_to": turn_reply_address(game, seat, seat.user),
+        "reply_to": (reply_to := turn_reply_address(game, seat, seat.user)),
+        "links": turn_links(game, seat, view) if reply_to else [],
         "drawn": card_info(view.hand[-1], wild) if view.phase == "discard" and view.hand else None,
         "marker": MARKER,
     }

@@ -1,4 +1,5 @@
-"""Mail seen from the browser: the one-click unsubscribe from an email, and email previews."""
+"""Mail seen from the browser: the one-click unsubscribe from an email, a turn mail's one-click
+links, and email previews."""
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -9,9 +10,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
 from django.views.decorators.csrf import csrf_exempt
 
-from ..models import Notification
+from ..errors import GameError
+from ..mailplay import links
+from ..models import Game, Notification
 from ..notifications import compose, previews, tokens
 from ..notifications.policy import topic_label
+from ..presentation import cards_info, sort_hand
 
 
 @csrf_exempt  # mail clients POST here without a session (RFC 8058); the signed token is the proof
@@ -27,6 +31,34 @@ def unsubscribe(request, token):
         tokens.unsubscribe(token=token)
         context["done"] = True
     return render(request, "accounts/unsubscribe.html", context)
+
+
+def mail_turn(request, token):
+    """A turn mail's one-click link (games/mailplay/links.py). GET: what it would do, with its
+    button; POST: that button plays it. No login: the signed token is the proof, for its turn
+    only. After a draw the page offers the discards, each a button of its own."""
+    try:
+        link = links.link_read(token)
+    except GameError as error:
+        return render(request, "games/mail_turn.html", {"error": error.message}, status=404)
+    view = links.link_view(link)
+    context = {"link": link, "token": token, "words": links.link_words(link, view)}
+    status = 200
+    current = link.game.status == Game.Status.ACTIVE and link.game.version == link.ref.version
+    if request.method == "POST":
+        try:
+            link = links.link_play(token=token)
+            context["played"], current = True, True
+            view = links.link_view(link)
+        except GameError as error:
+            context["error"], status, current = error.message, error.status, False
+    elif not current:
+        context["error"], status = _("This link's turn is over: the game has moved on."), 409
+    if current and view.my_turn and link.game.status == Game.Status.ACTIVE:
+        context["hand"] = cards_info(sort_hand(view.hand or (), link.seat, view.wild_rank))
+        if view.phase == "discard":
+            context["next_links"] = compose.turn_links(link.game, link.seat, view)
+    return render(request, "games/mail_turn.html", context, status=status)
 
 
 def _may_preview(request) -> None:

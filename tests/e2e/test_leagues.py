@@ -8,6 +8,7 @@ from games import leagues
 from games.models import Game, League, LeagueEntry
 from tests.e2e.conftest import artifact, sign_up
 from tests.factories import UserFactory
+from tests.test_leagues import make_league, play_season, season_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
@@ -57,3 +58,24 @@ def test_a_new_player_joins_a_league_and_opens_a_game_from_their_divisions_stand
     phone.goto("/leagues/")
     phone.screenshot(path=str(artifact("leagues-list-360px.png")), full_page=True)
     assert League.objects.count() == 1
+
+
+def test_a_finished_seasons_standings_and_a_players_league_history_fit_a_phone(open_page):
+    """The movement column's header is read aloud only (a visually-hidden span): inside the
+    table's scrolling box it must not widen the page at 360 px (it made it 500 px wide)."""
+    members = [UserFactory(display_name=f"Player {n}") for n in range(4)]
+    league = make_league(members)
+    leagues.season_start(season_id=season_of(league).pk)
+    assert play_season(league).status == "finished"
+
+    phone = open_page(width=360, height=740)
+    wide = []
+    for path in (
+        f"/leagues/{league.pk}/seasons/1/divisions/1/",
+        f"/players/{members[0].username}/",
+    ):
+        phone.goto(path)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        wide += [f"{path}: {width} px"] if width > 360 else []
+    phone.screenshot(path=str(artifact("league-history-360px.png")), full_page=True)
+    assert not wide, wide

@@ -27,7 +27,7 @@ class TournamentForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=80)
     preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
     seats_per_table = forms.TypedChoiceField(
-        label=_("Players a table"),
+        label=_("Players at a table"),
         choices=[(n, str(n)) for n in TOURNAMENT_SEATS],
         coerce=int,
         initial="3",

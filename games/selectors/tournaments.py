@@ -78,7 +78,9 @@ def standings(tournament: Tournament, *, seats: list[dict] | None = None) -> lis
     for each finished table (games/standings.py), a bye as a win; then Buchholz (the sum of the
     points of the entrants one has played), then wins (first place at a table, a bye counts),
     then the lower sum of one's final totals. Three queries."""
-    entries = TournamentEntry.objects.filter(tournament=tournament).select_related("user")
+    entries = TournamentEntry.objects.filter(tournament=tournament).select_related(
+        "user", "user__rating"
+    )
     lines = {e.user_id: Standing(user=e.user, rating=e.rating) for e in entries}
     seats = tournament_seats(tournament.pk) if seats is None else seats
     by_game = defaultdict(list)

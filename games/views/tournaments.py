@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import tournaments
 from ..errors import GameError
 from ..models import Tournament
+from ..ratings import rating_of
 from ..selectors.tournaments import standings, tournament_rounds, tournaments_listed
 from ..standings import points_text
 from ..tournament_forms import TournamentForm
@@ -59,6 +60,7 @@ def _detail_page(request, tournament_id, *, status=200, error=None):
     for line in lines:
         line.points_text = points_text(line.points)
         line.buchholz_text = points_text(line.buchholz)
+        line.shown_rating = rating_of(line.user)  # until the start (its seeding), today's rating
     context = {
         "tournament": tournament,
         "standings": lines,

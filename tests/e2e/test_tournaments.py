@@ -15,7 +15,7 @@ def test_a_host_opens_a_tournament_a_new_player_joins_and_opens_their_table(play
     desk.goto("/tournaments/")
     form = desk.locator("#tournament-new form")
     form.get_by_label("Name").fill("Harvest cup")
-    form.get_by_label("Players a table").select_option("2")
+    form.get_by_label("Players at a table").select_option("2")
     form.get_by_label("Rounds").select_option("2")
     desk.screenshot(path=str(artifact("tournaments-1280px.png")), full_page=True)
     with desk.expect_navigation():

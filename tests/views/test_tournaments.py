@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import tournaments
-from games.models import Tournament, TournamentTable
+from games.models import Rating, Tournament, TournamentTable
 from tests.factories import UserFactory
 from tests.test_tournaments import finish_round, with_players
 
@@ -137,3 +137,18 @@ def test_the_notice_centre_lists_a_tournaments_end_with_a_link_to_it(client):
     html = client.get(reverse("notices")).content.decode()
     assert "Spring cup is over: see the final standing." in html
     assert f'href="{reverse("tournament", args=[tournament.pk])}"' in html
+
+
+def test_before_the_start_each_player_shows_todays_rating_a_newcomers_marked_provisional(client):
+    """The players' list had a Rating column left empty until the start (the seeding)."""
+    host = UserFactory()
+    client.force_login(host)
+    tournament = Tournament.objects.get(
+        pk=client.post(reverse("tournaments"), form())["Location"].split("/")[-2]
+    )
+    rated = UserFactory()
+    Rating.objects.create(user=rated, mu=28, sigma=1, ordinal=5, games=12)  # shown 1200
+    tournaments.tournament_join(tournament_id=tournament.pk, user=rated)
+    html = client.get(reverse("tournament", args=[tournament.pk])).content.decode()
+    assert '<span class="rating provisional"' in html and "1000?" in html  # the host, new here
+    assert ">1200</span>" in html

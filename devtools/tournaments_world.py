@@ -60,7 +60,7 @@ def _round(tournament, number, seating, *, finished: bool, rng: random.Random, s
             created_by=players[0],
             rules=rules,
             seat_count=len(players),
-            is_public=False,
+            is_public=True,
             start_when_full=False,
             time_per_move_days=tournament.time_per_move_days,
             status=Game.Status.FINISHED if finished else Game.Status.ACTIVE,

@@ -127,8 +127,9 @@ def game_create_seated(
     *, players: Sequence[User], rules: Rules, time_per_move_days: int | None, max_timeouts: int = 3
 ) -> Game:
     """A game the site seats and starts at once, for a league fixture or a tournament table: the
-    `players` (people and bot accounts, each once) in seats 0, 1, ... in that order, unlisted,
-    rated and started, so that no host acts for it (its creator is only its first player).
+    `players` (people and bot accounts, each once) in seats 0, 1, ... in that order, public (anyone
+    may watch it from the standings that link it; started, it is in no lobby's list), rated and
+    started, so that no host acts for it (its creator is only its first player).
     Everyone seated hears that it started, but the first to move, who hears it is their turn."""
     if len({player.pk for player in players}) != len(players):
         raise GameError(_("A player can take only one seat at a game."))
@@ -137,7 +138,6 @@ def game_create_seated(
         rules=rules,
         seat_count=len(players),
         time_per_move_days=time_per_move_days,
-        is_public=False,
         max_timeouts=max_timeouts,
         start_when_full=False,
     )

@@ -134,7 +134,8 @@ def tournament_leave(*, tournament_id, user: User) -> None:
 
 
 def min_players(tournament: Tournament) -> int:
-    return tournament.seats_per_table
+    """The people a tournament needs to start: a table's worth, or two when bots fill tables."""
+    return 2 if tournament.bot_level else tournament.seats_per_table
 
 
 @transaction.atomic

@@ -164,6 +164,16 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
+def short_games(monkeypatch):
+    """Standard games of two rounds (3 and 4 cards) instead of eleven, for the tests whose subject
+    is what happens between many games (a league season's waves, a tournament's rounds through
+    the worker), not the length of one: every rule of a round is the same."""
+    from games.engine import rules
+
+    monkeypatch.setitem(rules.ROUND_SCHEDULES, "classic", (3, 4))
+
+
+@pytest.fixture
 def duel(db):
     """A started two-person game and its players by seat index."""
     from tests.factories import UserFactory, started_game

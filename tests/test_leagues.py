@@ -208,7 +208,9 @@ def test_a_season_starts_in_divisions_by_rating_with_its_first_wave():
         assert wave_one.count() == 3 and all(f.game_id for f in wave_one)
         assert not division.fixtures.filter(wave__gt=1, game__isnull=False).exists()
     game = top.fixtures.filter(wave=1).first().game
-    assert game.status == Game.Status.ACTIVE and game.rated and not game.is_public
+    assert (
+        game.status == Game.Status.ACTIVE and game.rated and game.is_public
+    )  # anyone may watch it
     assert game.time_per_move_days == 3
 
 

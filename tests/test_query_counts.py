@@ -283,11 +283,11 @@ PLAYER_PAGES = {
     "leaderboard, page 2": 4,
     # The shown player with their preferences, the rating, its history, the statistics' 5
     # queries, the viewer's record against them, their tournament places, their league history.
-    "own player page": 11,
-    "own player page against the rival": 13,  # the rival (with preferences), the aggregate
-    "another's player page": 12,
-    "another's player page against the rival": 13,
-    "the rival's view of the player page": 12,  # their head-to-head with the viewer
+    "own player page": 12,
+    "own player page against the rival": 14,  # the rival (with preferences), the aggregate
+    "another's player page": 13,
+    "another's player page against the rival": 14,
+    "the rival's view of the player page": 13,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,

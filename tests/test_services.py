@@ -249,7 +249,7 @@ def test_create_seated_starts_at_once_and_tells_everyone_seated(django_capture_o
         game = services.game_create_seated(
             players=[ann, bob, cat], rules=Rules(), time_per_move_days=3
         )
-    assert game.status == Game.Status.ACTIVE and game.rated and not game.is_public
+    assert game.status == Game.Status.ACTIVE and game.rated and game.is_public
     assert list(game.seats.order_by("index").values_list("user", flat=True)) == [
         ann.pk,
         bob.pk,

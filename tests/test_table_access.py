@@ -289,3 +289,16 @@ def test_the_last_rounds_summary_is_open_until_each_player_has_had_a_turn(client
     assert game.round_index == 1 and summary_open()  # one of two players has played
     play_on(game, rng=rng, until=lambda g: turns(g) == 2)
     assert game.round_index == 1 and not summary_open()  # each has: it folds away
+
+
+def test_a_game_the_site_seated_may_be_watched_by_anyone_from_its_standings(client):
+    """League and tournament pages link every game of a division or round: those links open."""
+    from games import services
+    from games.engine import Rules
+
+    game = services.game_create_seated(
+        players=[UserFactory(), UserFactory()], rules=Rules(), time_per_move_days=3
+    )
+    client.force_login(UserFactory())
+    page = client.get(reverse("game", args=[game.pk]))
+    assert page.status_code == 200 and "my-hand" not in page.content.decode()

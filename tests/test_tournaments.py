@@ -153,6 +153,14 @@ def test_bots_fill_short_tables_when_the_host_allows():
     assert {line.user.is_bot for line in standings(tournament)} == {False}
 
 
+def test_with_bots_filling_tables_two_people_may_start_a_tournament_of_tables_of_four():
+    tournament = with_players(2, seats_per_table=4, bot_level="easy", rounds=1)
+    tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)
+    (table,) = TournamentTable.objects.filter(round__tournament=tournament)
+    people = [s for s in table.game.seats.select_related("user") if not s.user.is_bot]
+    assert table.game.seat_count == 4 and len(people) == 2
+
+
 def test_three_of_tables_of_four_sit_together_and_not_at_a_table_of_one():
     tournament = with_players(5, seats_per_table=4, rounds=1)
     tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)

@@ -45,7 +45,7 @@ def play_people_turns(season) -> int:
 
 
 def test_a_league_season_plays_to_its_end_through_the_worker_and_moves_players(
-    worker, client, settings
+    worker, client, settings, short_games
 ):
     settings.BOT_MOVE_DELAY_SECONDS = 0  # many games: the bots move as soon as they may
     people = [UserFactory() for _ in range(4)]

@@ -36,7 +36,9 @@ def finished(tournament) -> bool:
     return tournament.status == Tournament.Status.FINISHED
 
 
-def test_a_12_player_tournament_pairs_three_rounds_and_ends_through_the_worker(worker, settings):
+def test_a_12_player_tournament_pairs_three_rounds_and_ends_through_the_worker(
+    worker, settings, short_games
+):
     assert connection.vendor == "postgresql" and celery_app.conf.broker_url.startswith("redis")
     settings.BOT_MOVE_DELAY_SECONDS = 0
     tournament = bot_tournament(12, seats_per_table=3, rounds=3)
@@ -59,7 +61,9 @@ def test_a_12_player_tournament_pairs_three_rounds_and_ends_through_the_worker(w
     ) == sorted(line.place for line in lines)
 
 
-def test_tables_of_two_with_an_odd_count_give_byes_and_a_person_hears_their_place(worker, settings):
+def test_tables_of_two_with_an_odd_count_give_byes_and_a_person_hears_their_place(
+    worker, settings, short_games
+):
     settings.BOT_MOVE_DELAY_SECONDS = 0
     tournament = bot_tournament(4, seats_per_table=2, rounds=2)
     person = UserFactory()

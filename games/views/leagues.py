@@ -5,6 +5,7 @@ result mail (GET shows a button; only its POST enters the player)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -75,7 +76,7 @@ def league_detail(request, league_id: int):
         "season": season,
         "divisions": divisions,
         "entry": mine,
-        "members": season.entries.count() if season else 0,
+        "members": season.entries.filter(user__is_bot=False).count() if season else 0,
         "seasons": league.seasons.filter(status=LeagueSeason.Status.FINISHED).order_by("-number"),
     }
     return render(request, "games/league.html", context)
@@ -108,6 +109,7 @@ def league_division(request, league_id: int, number: int, level: int):
     division = (
         Division.objects.select_related("season__league")
         .filter(season__league_id=league_id, season__number=number, level=level)
+        .annotate(divisions=Count("season__divisions"))
         .first()
     )
     if division is None:
@@ -120,7 +122,8 @@ def league_division(request, league_id: int, number: int, level: int):
         "rows": division_standings(division),
         "games": division_games(division),
         "finished": season.status == LeagueSeason.Status.FINISHED,
-        "movers": season.league.movers,
+        # Nobody moves in a season of one division.
+        "movers": season.league.movers if division.divisions > 1 else 0,
     }
     return render(request, "games/league_division.html", context)
 

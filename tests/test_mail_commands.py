@@ -103,6 +103,9 @@ MAIL_HELP = [
     "only “stock” (we then send you the card you drew, and you answer with your discard).",
     "Now answer with your discard, such as “discard 7h”, or go out with a card: “out 7h”.",
     "A turn mail you answer with your move (such as “stock, discard 7h”) plays it.",
+    "You need not even open the site: answer the turn mail with your move, such as “stock, discard "
+    "7h” or “take, out Q♠”, or click the mail's links (each asks you to confirm). We answer every "
+    "mail, saying what was played or why not.",
 ]
 
 
@@ -114,6 +117,6 @@ def test_the_examples_the_mails_and_settings_give_are_read(language):
 
     with translation.override(language):
         examples = [e for help in MAIL_HELP for e in re.findall(r"[“„]([^”“]+)[”“]", gettext(help))]
-    assert len(examples) == 6
+    assert len(examples) == 8
     for example in examples:
         assert parse_turn(example), example

@@ -237,3 +237,12 @@ def test_the_turn_mail_carries_its_reply_address_unless_mail_play_is_off(duel, m
     send_all("your_turn")
     assert "Reply-To" not in mailoutbox[-1].extra_headers
     assert "Play by answering" not in mailoutbox[-1].body
+
+
+def test_the_answer_shows_in_the_notices_too(duel, client):
+    game, by_seat = duel
+    seat = to_move(game)
+    receive(mail(turn_of(game), by_seat[seat].email, "hello"))
+    client.force_login(by_seat[seat])
+    page = client.get("/notices/").content.decode()
+    assert f"Game #{game.pk}: your mail was not played (we answered why)." in page

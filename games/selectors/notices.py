@@ -40,7 +40,7 @@ class Notice:
     game: Game | None
     rounds: tuple[RoundOver, ...] = ()  # moves: the rounds that ended meanwhile (the last two)
     earlier: tuple[int, int] | None = None  # moves: (first, last) of the rounds over before them
-    detail: int = 0  # reminders: the percent of the time used
+    detail: int | str = 0  # reminders: the percent of the time used; mail answers: the outcome
     your_turn: bool = False  # moves: the turn is now the player's
     player: str = ""  # joined, declined: who
 
@@ -85,7 +85,10 @@ class OutboxSource:
         rows = (
             self.rows(user.pk, since)
             .select_related(
-                "game__created_by", "player", "game__tournament_table__round__tournament"
+                "game__created_by",
+                "player",
+                "game__tournament_table__round__tournament",
+                "inbound",
             )
             .order_by("-created_at")[:PER_SOURCE]
         )
@@ -94,7 +97,7 @@ class OutboxSource:
                 kind=row.kind,
                 at=row.created_at,
                 game=row.game,
-                detail=row.threshold,
+                detail=row.inbound.outcome if row.inbound else row.threshold,
                 player=row.player.name if row.player else "",
             )
             for row in rows

@@ -40,6 +40,16 @@ class User(AbstractUser):
     )
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_kind = models.CharField(_("bot kind"), max_length=20, blank=True)
+    # A player's own bot (docs/api.md): a program of theirs plays it through the API with a
+    # token; the site's bots (a bot_kind, no owner) are played by the site itself.
+    owner = models.ForeignKey(
+        "self",
+        verbose_name=_("owner"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="own_bots",
+    )
     time_zone = models.CharField(
         _("time zone"),
         max_length=64,
@@ -63,14 +73,16 @@ class User(AbstractUser):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["name_key"], name="one_account_per_shown_name"),
+            # A site's bot has a kind; a player's own bot has an owner; a person has neither.
             models.CheckConstraint(
-                condition=models.Q(is_bot=True, bot_kind__gt="")
-                | models.Q(is_bot=False, bot_kind=""),
-                name="bot_kind_iff_bot",
+                condition=models.Q(is_bot=True, bot_kind__gt="", owner__isnull=True)
+                | models.Q(is_bot=True, bot_kind="", owner__isnull=False)
+                | models.Q(is_bot=False, bot_kind="", owner__isnull=True),
+                name="bot_kind_or_owner_iff_bot",
             ),
             models.UniqueConstraint(
                 fields=["bot_kind"],
-                condition=models.Q(is_bot=True),
+                condition=models.Q(is_bot=True, owner__isnull=True),
                 name="one_account_per_bot_kind",
             ),
             models.CheckConstraint(
@@ -99,6 +111,11 @@ class User(AbstractUser):
     def is_deleted(self) -> bool:
         """Deleted by its player (services.user_delete): the seats stay, the person is gone."""
         return self.username.startswith(DELETED_USERNAME_PREFIX) and not self.is_active
+
+    @property
+    def is_site_bot(self) -> bool:
+        """One of the site's bots, which the site plays (not a player's own bot)."""
+        return self.is_bot and self.owner_id is None
 
     @property
     def bot_level(self) -> str:
@@ -243,3 +260,36 @@ class PushSubscription(models.Model):
 def display_name(user: User) -> str:
     """How allauth names a player in its pages and messages (ACCOUNT_USER_DISPLAY)."""
     return user.name
+
+
+class ApiToken(models.Model):
+    """A personal access token for the API (docs/api.md): shown once when made, kept only as its
+    SHA-256 (`digest`) and its first characters (`prefix`, to tell tokens apart); what it may
+    do (`scopes`), until when, and when it was last used. A player's own bot gets its tokens
+    from its owner's settings."""
+
+    class Scope(models.TextChoices):
+        READ = "read", _("read: your games, their tables as you see them, their chat")
+        PLAY = "play", _("play: moves, joining games and answering invitations")
+        CHAT = "chat", _("chat: write in the games' chat")
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=40, validators=[validate_one_line])
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    scopes = models.CharField(_("scopes"), max_length=20)  # space-separated Scope values
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(_("expires"), null=True, blank=True)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["user", "revoked_at"])]
+
+    def __str__(self) -> str:
+        return f"API token {self.pk} ({self.prefix}…) of {self.user_id}"
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())

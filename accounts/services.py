@@ -5,9 +5,16 @@ calls user_delete here."""
 from allauth.account.models import EmailAddress
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from .models import DELETED_USERNAME_PREFIX, Preferences, PushSubscription, User, Vacation
-from .names import BOT_ACCOUNTS, BOT_USERNAME_PREFIX, NAME_TAKEN, validate_display_name
+from .names import (
+    BOT_ACCOUNTS,
+    BOT_USERNAME_PREFIX,
+    NAME_TAKEN,
+    validate_display_name,
+    validate_username,
+)
 
 
 def bots_ensure() -> list[User]:
@@ -24,6 +31,32 @@ def bots_ensure() -> list[User]:
             user.save(update_fields=["password"])
         bots.append(user)
     return bots
+
+
+MAX_OWN_BOTS = 3
+
+
+@transaction.atomic
+def own_bot_create(*, owner: User, username: str) -> User:
+    """A bot account of `owner`'s (docs/api.md): a program of theirs plays it through the API.
+    It logs in with no password, gets no mail, and is marked as a bot wherever it is named.
+    ValidationError for a name that is not free or a person with bots enough."""
+    User.objects.select_for_update().get(pk=owner.pk)
+    if owner.is_bot:
+        raise ValidationError(_("A bot cannot own a bot."))
+    if User.objects.filter(owner=owner).count() >= MAX_OWN_BOTS:
+        raise ValidationError(_("You have as many bots as a player may."))
+    username = (username or "").strip()
+    User._meta.get_field("username").run_validators(username)
+    validate_username(username)
+    bot = User(username=username, is_bot=True, owner=owner, language=owner.language)
+    bot.set_unusable_password()
+    try:
+        with transaction.atomic():
+            bot.save()
+    except IntegrityError:
+        raise ValidationError(NAME_TAKEN) from None
+    return bot
 
 
 PREFERENCE_FIELDS = (

@@ -3,6 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import admin_login, admin_password_change, language_set
+from games.api import api
 
 # The admin signs in and changes passwords through the site's own pages and their limits.
 admin.site.login = admin_login
@@ -11,7 +12,8 @@ admin.site.password_change = admin_password_change
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("i18n/setlang/", language_set, name="set_language"),  # the footer's language picker
+    path("i18n/setlang/", language_set, name="set_language"),
+    path("api/v1/", api.urls),  # the footer's language picker
     path("", include("games.urls")),
 ]
 # Replies to turn mails through a mail provider's inbound webhook (games/mailplay/webhook.py), at

@@ -31,7 +31,7 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("The chat opens when the game starts."), status=409)
     seat = game.seats.filter(user=user).first() if user.is_authenticated else None
-    if not user.is_authenticated or user.is_bot or not can_chat(game, seat):
+    if not user.is_authenticated or user.is_site_bot or not can_chat(game, seat):
         raise GameError(_("Only the players of this game can write in its chat."), status=403)
     text = one_line(text or "")
     if not text:

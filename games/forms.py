@@ -178,6 +178,21 @@ class GameCreateForm(forms.Form):
             raise forms.ValidationError(_("There is no such bot."))
         return value or None
 
+    def game_kwargs(self) -> dict:
+        """What services.game_create makes of the form (the page's and the API's)."""
+        data = self.cleaned_data
+        return {
+            "rules": self.rules(),
+            "seat_count": data["seat_count"],
+            "time_per_move_days": data["time_per_move_days"],
+            "max_timeouts": data["max_timeouts"],
+            "is_public": data["visibility"] == "listed",
+            "friends_only": data["visibility"] == "friends",
+            "bot_kind": data["bots"],
+            "seat_bots": self.seat_bots(),
+            "start_when_full": data["start_when_full"],
+        }
+
     def rules(self) -> Rules:
         data = self.cleaned_data
         return Rules(

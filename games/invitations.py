@@ -58,13 +58,15 @@ def game_invite(*, game_id: int, user: User, who: str) -> Invitation | None:
     # The host and the bots are no secret to the host: a refusal with its reason tells nothing.
     if named.filter(pk=user.pk).exists():
         raise GameError(_("You cannot invite yourself: you already have a seat at this game."))
-    if User.objects.filter(by_name, is_bot=True).exists():
+    if User.objects.filter(by_name, is_bot=True, owner__isnull=True).exists():
         raise GameError(_("Bots are not invited: fill the empty seats with bots instead."))
     if game.invitations.filter(invited_as__iexact=who).exists():
         return None
     if game.invitations.count() >= MAX_INVITATIONS_PER_GAME:
         raise GameError(_("This game has sent all the invitations it may."), status=429)
-    invitee = named.filter(is_bot=False, is_active=True).order_by("pk").first()
+    # A player's own bot is invited like a person (its program answers through the API).
+    site_bot = Q(is_bot=True, owner__isnull=True)
+    invitee = named.exclude(site_bot).filter(is_active=True).order_by("pk").first()
     if invitee is not None and game.seats.filter(user=invitee).exists():
         return None
     return _invite(game=game, host=user, invitee=invitee, invited_as=who)
@@ -154,13 +156,13 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     game.rematch_of = finished
     game.save(update_fields=["rematch_of"])
     others = [seat.user for seat in seats if seat.user_id != user.pk]
-    bots = [other for other in others if other.is_bot]
+    bots = [other for other in others if other.is_site_bot]
     Seat.objects.bulk_create(
         Seat(game=game, index=index, user=bot) for index, bot in enumerate(bots, start=1)
     )
     services.game_start_if_full(game=game, by=user)  # against bots alone: at once
     for person in others:
-        if not person.is_bot and person.is_active:
+        if not person.is_site_bot and person.is_active:
             _invite(game=game, host=user, invitee=person, invited_as=person.username)
     return game
 

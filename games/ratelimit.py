@@ -23,6 +23,7 @@ def _refusal(action: str) -> str:
         "move": _("You are moving faster than anyone plays: wait a minute, then go on."),
         "invitation": _("You have sent many invitations this past hour: wait a while first."),
         "league": _("You have started many leagues today: wait until tomorrow."),
+        "api": _("Too many requests with this token: wait a minute."),
     }[action]
 
 
@@ -30,7 +31,8 @@ def rate_limit_consume(*, user: User, action: str, scope: str = "") -> None:
     """Count one `action` by `user` (within `scope`, e.g. a game); GameError(429) once the count
     in this window passes the limit for the action."""
     count, seconds = settings.RATE_LIMITS[action]
-    window = int(time.time() // seconds)
+    now = time.time()
+    window = int(now // seconds)
     key = f"rate:{action}:{user.pk}:{scope}:{window}"
     cache.add(key, 0, timeout=seconds + 1)
     try:
@@ -39,4 +41,5 @@ def rate_limit_consume(*, user: User, action: str, scope: str = "") -> None:
         cache.add(key, 1, timeout=seconds + 1)
         used = 1
     if used > count:
-        raise GameError(_refusal(action), status=429)
+        retry_after = max(1, int((window + 1) * seconds - now) + 1)
+        raise GameError(_refusal(action), status=429, retry_after=retry_after)

@@ -177,7 +177,7 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
     elif not game.is_public and not (by_name or invite_code == game.invite_code):
         raise GameError(_("There is no such game."), status=404)
     require_open(game)
-    if user.is_bot:
+    if user.is_site_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
     if game.seats.filter(user=user).exists():
         raise GameError(_("You already have a seat at this game."), status=409)
@@ -326,7 +326,7 @@ def bot_kind_of(seat: Seat) -> str | None:
     resigned or was dropped, the level the player chose in their settings (medium if none)."""
     if not seat.played_by_bot:
         return None
-    if seat.user.is_bot:
+    if seat.user.is_site_bot:
         return seat.user.bot_kind.split("-")[0]
     preferences = getattr(seat.user, "preferences", None)
     return preferences.autopilot_level if preferences is not None else AUTOPILOT_LEVEL

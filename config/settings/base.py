@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    "ninja",  # the API docs page's own files (games/api)
     "accounts",
     "games",
 ]
@@ -64,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "games.api.logging.ApiRequestLog",
     "config.errors.method_not_allowed_page",
 ]
 
@@ -179,6 +181,8 @@ RATE_LIMITS = {
     "invitation": (int(os.environ.get("RATE_LIMIT_INVITATIONS_PER_HOUR", "20")), 3600),
     # A new league (games/leagues.py): a few a day are plenty for a person.
     "league": (int(os.environ.get("RATE_LIMIT_LEAGUES_PER_DAY", "5")), 86400),
+    # Every API request made with a token (games/api/): a bot polling once a second is far below.
+    "api": (int(os.environ.get("RATE_LIMIT_API_PER_MINUTE", "300")), 60),
 }
 
 LANGUAGE_CODE = "en"

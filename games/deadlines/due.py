@@ -18,8 +18,10 @@ def seat_to_move():
 
 
 def person_to_move():
-    """The seat to move is a person playing for themselves (not a bot, autopilot, resigned)."""
-    return Exists(seat_to_move().filter(user__is_bot=False, autopilot=False, resigned=False))
+    """The seat to move is played by its player (a person, or a player's own bot through the
+    API), not by the site (its bots, autopilot, a resigned seat)."""
+    site_bot = Q(user__is_bot=True, user__owner__isnull=True)
+    return Exists(seat_to_move().exclude(site_bot).filter(autopilot=False, resigned=False))
 
 
 def overdue_game_ids(now: datetime) -> list[int]:
@@ -84,6 +86,7 @@ def bot_stall() -> timedelta:
 def stalled_bot_games(now: datetime) -> list[tuple[int, int]]:
     """(game id, version) of games where a bot (or autopilot, or a resigned seat) has been to
     move for longer than bot_stall()."""
-    bot_to_move = seat_to_move().filter(Q(user__is_bot=True) | Q(autopilot=True) | Q(resigned=True))
+    site_bot = Q(user__is_bot=True, user__owner__isnull=True)
+    bot_to_move = seat_to_move().filter(site_bot | Q(autopilot=True) | Q(resigned=True))
     games = Game.objects.filter(status=Game.Status.ACTIVE, turn_started_at__lte=now - bot_stall())
     return list(games.filter(Exists(bot_to_move)).values_list("pk", "version"))

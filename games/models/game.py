@@ -220,9 +220,10 @@ class Seat(models.Model):
 
     @property
     def played_by_bot(self) -> bool:
-        """A bot plays this seat: a bot's own, one on autopilot, or one given up (resigned or
-        dropped). The sweep's query for the same fact is deadlines.due's bot_to_move."""
-        return self.user.is_bot or self.autopilot or self.resigned
+        """The site plays this seat: one of its bots', one on autopilot, or one given up (resigned
+        or dropped). A player's own bot plays its seat itself, through the API, on the clock like
+        a person. The sweep's query for the same fact is deadlines.due's bot_to_move."""
+        return self.user.is_site_bot or self.autopilot or self.resigned
 
 
 class Invitation(models.Model):

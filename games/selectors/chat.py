@@ -61,7 +61,7 @@ def chat(game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE
         "more": more,
         "muted": [m.muted for m in muted],
         "can_write": user.is_authenticated
-        and not user.is_bot
+        and not user.is_site_bot
         and game.status == Game.Status.ACTIVE,
         "is_host": user.pk == game.created_by_id,
     }

@@ -64,20 +64,8 @@ def game_new(request):
     if "show_seats" in request.POST:
         return render(request, "games/new.html", {"form": form})
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            game = services.game_create(
-                creator=request.user,
-                rules=form.rules(),
-                seat_count=data["seat_count"],
-                time_per_move_days=data["time_per_move_days"],
-                max_timeouts=data["max_timeouts"],
-                is_public=data["visibility"] == "listed",
-                friends_only=data["visibility"] == "friends",
-                bot_kind=data["bots"],
-                seat_bots=form.seat_bots(),
-                start_when_full=data["start_when_full"],
-            )
+            game = services.game_create(creator=request.user, **form.game_kwargs())
         except GameError as error:
             form.add_error(None, error.message)
         else:

@@ -1,0 +1,51 @@
+"""The public API at /api/v1/ (docs/api.md): django-ninja writes its OpenAPI schema
+(/api/v1/openapi.json) and serves its docs page (/api/v1/docs) from its own bundled files."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError
+
+from ..errors import GameError
+from .endpoints import router
+
+DESCRIPTION = """\
+Play Three Thirteen from a program: read your games and their tables as you see them, move, chat.
+
+Every request carries a personal access token (Settings → API tokens), as
+`Authorization: Bearer tt_…`; its scopes say what it may do (`read`, `play`, `chat`). A move sends
+the game's `version` as you last saw it: 409 when the game has moved on since. Refusals are
+`{"detail": "…"}` with a 4xx; a 429 says in `Retry-After` how many seconds to wait.
+Cards are tokens, rank then suit: `7H`, `10D`, `QS`, `AC`; a joker is `JK1`/`JK2`.
+"""
+
+api = NinjaAPI(
+    title="Three Thirteen by post",
+    version="1",
+    description=DESCRIPTION,
+    urls_namespace="api",
+    docs_url="/docs",
+)
+api.add_router("/", router)
+
+
+@api.exception_handler(GameError)
+def game_error(request, error: GameError):
+    response = api.create_response(request, {"detail": error.message}, status=error.status)
+    if error.retry_after:
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+@api.exception_handler(Http404)
+def not_found(request, error):
+    return api.create_response(request, {"detail": str(error) or "Not found."}, status=404)
+
+
+@api.exception_handler(AuthenticationError)
+def unauthenticated(request, error):
+    detail = "Send a valid personal access token: Authorization: Bearer tt_…"
+    response = api.create_response(request, {"detail": detail}, status=401)
+    response["WWW-Authenticate"] = "Bearer"
+    return response

@@ -1,0 +1,360 @@
+"""The API's endpoints (docs/api.md): each checks the token's scope, then calls the same
+selectors and services as the pages, so that it reaches no more than they do, moves under the
+same lock and version check, and never carries a card its viewer may not see (the table is the
+engine's PlayerView of the viewer's seat)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from ninja import Router, Status
+from ninja.errors import HttpError
+
+from .. import invitations as invitation_services
+from .. import services
+from ..chat import chat_post
+from ..engine import GameState, Rules
+from ..forms import GameCreateForm
+from ..models import Game, Seat
+from ..ratelimit import rate_limit_consume
+from ..ratings import rating_of
+from ..selectors import chat, history, lists, viewer
+from .auth import AUTH, need
+from .schemas import (
+    CardIn,
+    ChatIn,
+    ChatLine,
+    DrawIn,
+    GameFacts,
+    GameList,
+    GameRow,
+    HistoryLine,
+    JoinIn,
+    Me,
+    NewGameIn,
+    Problem,
+    View,
+)
+from .schemas import Invitation as InvitationOut
+
+router = Router(auth=AUTH)
+REFUSALS = {400: Problem, 401: Problem, 403: Problem, 404: Problem, 409: Problem, 429: Problem}
+PER_PAGE = 50
+
+
+def _player(user) -> dict:
+    shown = rating_of(user)
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "name": user.name,
+        "is_bot": user.is_bot,
+        "owner": user.owner.username if user.owner_id else None,
+        "rating": shown.value if shown else None,
+        "provisional": bool(shown and shown.provisional),
+    }
+
+
+def _game_of(request, game_id: int) -> tuple[Game, Seat | None]:
+    """The game with its seats, if the token's account may look at it as the pages let it
+    (its seat, a listed game, a friends-only game of a host who follows it); else a 404 that
+    tells nothing."""
+    game, seat = viewer.game_for_viewer(game_id, request.user)
+    if game is None or not viewer.can_watch(game, seat):
+        raise HttpError(404, _("There is no such game."))
+    return game, seat
+
+
+# -- the account -------------------------------------------------------------------------------
+
+
+@router.get("/me", response={200: Me, **REFUSALS}, tags=["account"])
+def me(request):
+    """The account the token acts for."""
+    need(request, "read")
+    user = request.user
+    return {
+        **_player(user),
+        "language": user.language,
+        "scopes": sorted(request.api_token.scope_set),
+        "bots": list(user.own_bots.order_by("pk").values_list("username", flat=True)),
+    }
+
+
+GAME_FILTERS = ("my_turn", "waiting", "open", "finished")
+
+
+@router.get("/games", response={200: GameList, **REFUSALS}, tags=["games"])
+def games(request, filter: str = "my_turn", page: int = 1):
+    """The account's games, as its dashboard lists them: `my_turn` (waiting on its move, most
+    urgent first), `waiting` (in play, another's move), `open` (not started), `finished`
+    (newest first, a page at a time)."""
+    need(request, "read")
+    if filter not in GAME_FILTERS:
+        raise HttpError(400, _("Choose one of: %(f)s.") % {"f": ", ".join(GAME_FILTERS)})
+    board = lists.dashboard(request.user, page=str(page) if filter == "finished" else None)
+    rows = {
+        "my_turn": board["my_turn"],
+        "waiting": board["waiting"],
+        "open": board["open_games"],
+        "finished": board["finished"],
+    }[filter]
+    pages = board["finished_page"].paginator.num_pages if filter == "finished" else 1
+    return {
+        "items": [_row(row) for row in rows],
+        "page": board["finished_page"].number if filter == "finished" else 1,
+        "pages": pages,
+    }
+
+
+def _row(row: dict) -> dict:
+    game = row["game"]
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "my_turn": row["my_turn"],
+        "seat": row["seat"].index,
+        "players": row["players"],
+        "round": row["round"],
+        "rounds": row["rounds"],
+        "deadline": game.deadline if game.status == Game.Status.ACTIVE else None,
+        "place": row["place"],
+        "score": row["score"],
+    }
+
+
+@router.get("/lobby", response={200: list[GameRow], **REFUSALS}, tags=["games"])
+def lobby(request):
+    """Games waiting for players that the account may join (the lobby's)."""
+    need(request, "read")
+    rows = []
+    for game in lists.lobby(request.user)[:PER_PAGE]:
+        rows.append(
+            {
+                "id": game.pk,
+                "status": game.status,
+                "my_turn": False,
+                "seat": -1,
+                "players": [s.user.name for s in game.seats.all()],
+                "round": 1,
+                "rounds": Rules.from_dict(game.rules).round_count,
+                "deadline": None,
+                "place": None,
+                "score": None,
+            }
+        )
+    return rows
+
+
+@router.get("/invitations", response={200: list[InvitationOut], **REFUSALS}, tags=["games"])
+def invitations(request):
+    """Invitations waiting on the account's answer."""
+    need(request, "read")
+    return [
+        {
+            "id": item["invitation"].pk,
+            "game": item["game"].pk,
+            "invited_by": item["invitation"].invited_by.name,
+            "players": item["players"],
+        }
+        for item in lists.dashboard(request.user)["invitations"]
+    ]
+
+
+@router.post("/invitations/{invitation_id}/accept", response={200: GameFacts, **REFUSALS},
+             tags=["games"])  # fmt: skip
+def invitation_accept(request, invitation_id: int):
+    """Take the seat offered; the game as it then stands."""
+    need(request, "play")
+    seat = invitation_services.invitation_accept(invitation_id=invitation_id, user=request.user)
+    return _facts(*_game_of(request, seat.game_id))
+
+
+@router.post("/invitations/{invitation_id}/decline", response={204: None, **REFUSALS},
+             tags=["games"])  # fmt: skip
+def invitation_decline(request, invitation_id: int):
+    need(request, "play")
+    invitation_services.invitation_decline(invitation_id=invitation_id, user=request.user)
+    return Status(204, None)
+
+
+# -- a game ------------------------------------------------------------------------------------
+
+
+@router.post("/games", response={201: GameFacts, **REFUSALS}, tags=["games"])
+def game_create(request, body: NewGameIn):
+    """A new game, as the New game form makes it: the account takes seat 1."""
+    need(request, "play")
+    data = {
+        "seat_count": body.seat_count,
+        "time_per_move_days": body.time_per_move_days or "",
+        "max_timeouts": body.max_timeouts,
+        "bots": body.bots,
+        "visibility": body.visibility,
+        "rounds": body.rounds,
+        **{name: "on" for name in body.variants},
+        **({"start_when_full": "on"} if body.start_when_full else {}),
+        **{f"seat_{n}": level for n, level in enumerate(body.seats, start=2)},
+    }
+    form = GameCreateForm(data)
+    if not form.is_valid():
+        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
+        raise HttpError(400, problems)
+    game = services.game_create(creator=request.user, **form.game_kwargs())
+    return Status(201, _facts(*_game_of(request, game.pk)))
+
+
+@router.get("/games/{game_id}", response={200: GameFacts, **REFUSALS}, tags=["games"])
+def game(request, game_id: int):
+    """What anyone at the table sees of the game: seats, cards held, melds shown, scores, whose
+    move. Never a hand."""
+    need(request, "read")
+    return _facts(*_game_of(request, game_id))
+
+
+def _facts(game: Game, seat: Seat | None) -> dict:
+    seats = list(game.seats.all())
+    public = GameState.from_dict(game.state).view(None) if game.state else None
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "version": game.version,
+        "seat_count": game.seat_count,
+        "to_move": game.to_move_seat if game.status == Game.Status.ACTIVE else None,
+        "round": game.round_index + 1,
+        "rounds": Rules.from_dict(game.rules).round_count,
+        "wild_rank": public.wild_rank if public else None,
+        "top_discard": public.top_discard.token if public and public.top_discard else None,
+        "stock_size": public.stock_size if public else None,
+        "chat_count": viewer.chat_version(game, seat),
+        "time_per_move_days": game.time_per_move_days,
+        "deadline": game.deadline,
+        "rated": game.rated,
+        "listed": game.is_public,
+        "end_reason": game.end_reason,
+        "scores": [list(r) for r in public.scores] if public else [],
+        "winners": list(public.winners) if public and game.status == Game.Status.FINISHED else [],
+        "seats": [
+            {
+                "index": s.index,
+                "player": _player(s.user),
+                "cards": public.card_counts[s.index] if public else 0,
+                "total": public.totals[s.index] if public else 0,
+                "melds": [[c.token for c in meld] for meld in public.shown_melds[s.index]]
+                if public
+                else [],
+                "resigned": s.resigned,
+                "autopilot": s.autopilot,
+            }
+            for s in seats
+        ],
+    }
+
+
+@router.get("/games/{game_id}/view", response={200: View, **REFUSALS}, tags=["play"])
+def game_view(request, game_id: int):
+    """The table as the account's seat sees it: its own hand, and the moves it may make now
+    (`legal_actions`); a spectator's view has no hand."""
+    need(request, "read")
+    return _view(*_game_of(request, game_id))
+
+
+def _view(game: Game, seat: Seat | None) -> dict:
+    if not game.state:
+        raise HttpError(409, _("This game has not started yet."))
+    view = GameState.from_dict(game.state).view(seat.index if seat else None)
+    data = view.to_dict()
+    if game.status != Game.Status.ACTIVE or (seat is not None and seat.resigned):
+        data["legal_actions"] = []
+    if game.status != Game.Status.ACTIVE:
+        data["to_move"] = None
+    return {**data, "game": game.pk, "version": game.version}
+
+
+@router.get("/games/{game_id}/history", response={200: list[HistoryLine], **REFUSALS},
+            tags=["games"])  # fmt: skip
+def game_history(request, game_id: int):
+    """Every move in words, as the account may see it (the history page's)."""
+    need(request, "read")
+    game, seat = _game_of(request, game_id)
+    return [
+        {"seq": r["seq"], "round": r["round"], "text": r["text"], "at": r["at"],
+         "by_bot": r["by_bot"]}
+        for r in history.history(game, seat)
+    ]  # fmt: skip
+
+
+@router.post("/games/{game_id}/join", response={200: GameFacts, **REFUSALS}, tags=["games"])
+def game_join(request, game_id: int, body: JoinIn):
+    """Take a free seat (a private game: with its invitation code, or an invitation by name)."""
+    need(request, "play")
+    services.game_join(game_id=game_id, user=request.user, invite_code=body.invite_code)
+    return _facts(*_game_of(request, game_id))
+
+
+def _move(request, game_id: int, service, **fields) -> dict:
+    need(request, "play")
+    rate_limit_consume(user=request.user, action="move")
+    service(game_id=game_id, user=request.user, **fields)
+    return _view(*_game_of(request, game_id))
+
+
+MOVE_ANSWERS = {200: View, **REFUSALS}
+
+
+@router.post("/games/{game_id}/draw", response=MOVE_ANSWERS, tags=["play"])
+def move_draw(request, game_id: int, body: DrawIn):
+    """Draw from the stock or take the top discard. 409 when `version` is not the game's."""
+    return _move(request, game_id, services.move_draw, version=body.version, source=body.source)
+
+
+@router.post("/games/{game_id}/discard", response=MOVE_ANSWERS, tags=["play"])
+def move_discard(request, game_id: int, body: CardIn):
+    """Discard a card, ending the turn."""
+    return _move(request, game_id, services.move_discard, version=body.version, card=body.card)
+
+
+@router.post("/games/{game_id}/go-out", response=MOVE_ANSWERS, tags=["play"])
+def move_go_out(request, game_id: int, body: CardIn):
+    """Discard a card and go out: the rest of the hand must lie in melds."""
+    return _move(request, game_id, services.move_go_out, version=body.version, card=body.card)
+
+
+@router.post("/games/{game_id}/resign", response={200: GameFacts, **REFUSALS}, tags=["play"])
+def game_resign(request, game_id: int):
+    """Resign: the account ranks last and a bot plays its seat to the end."""
+    need(request, "play")
+    services.game_resign(game_id=game_id, user=request.user)
+    return _facts(*_game_of(request, game_id))
+
+
+# -- chat --------------------------------------------------------------------------------------
+
+
+@router.get("/games/{game_id}/chat", response={200: list[ChatLine], **REFUSALS}, tags=["chat"])
+def chat_read(request, game_id: int, after: int = 0):
+    """The chat's messages after message `after` (0: all), for those who may read it."""
+    need(request, "read")
+    game, seat = _game_of(request, game_id)
+    lines = chat.chat(game, seat, request.user, limit=None)
+    if lines is None:
+        raise HttpError(403, _("Only the players of this game can read its chat."))
+    return [
+        {"seq": line["message"].seq, "name": line["name"], "text": line["message"].text,
+         "at": line["message"].created_at, "mine": line["mine"]}
+        for line in lines["lines"]
+        if line["message"].seq > after
+    ]  # fmt: skip
+
+
+@router.post("/games/{game_id}/chat", response={201: ChatLine, **REFUSALS}, tags=["chat"])
+def chat_write(request, game_id: int, body: ChatIn):
+    """Write in the game's chat (players, and spectators once the host opened it to them)."""
+    need(request, "chat")
+    _game_of(request, game_id)
+    rate_limit_consume(user=request.user, action="chat", scope=str(game_id))
+    message = chat_post(game_id=game_id, user=request.user, text=body.text)
+    line = {
+        "seq": message.seq, "name": request.user.name, "text": message.text,
+        "at": message.created_at, "mine": True,
+    }  # fmt: skip
+    return Status(201, line)

@@ -1,0 +1,211 @@
+"""What the API's requests and answers look like (its OpenAPI schema is written from these).
+Cards are tokens: rank then suit, "7H", "10D", "QS", "AC"; a joker is "JK1" / "JK2"."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from ninja import Schema
+from pydantic import ConfigDict, Field
+
+
+def _example(**example):
+    return ConfigDict(json_schema_extra={"examples": [example]})
+
+
+class Problem(Schema):
+    """A refusal: the message is for a person to read, in the account's language."""
+
+    model_config = _example(detail="The game has moved on since you looked: here is the table now.")
+    detail: str
+
+
+class Player(Schema):
+    model_config = _example(
+        id=7, username="ann", name="Ann", is_bot=False, owner=None, rating=1012, provisional=False
+    )
+    id: int
+    username: str
+    name: str
+    is_bot: bool
+    owner: str | None = Field(None, description="The username of a player's own bot's owner.")
+    rating: int | None
+    provisional: bool
+
+
+class Me(Player):
+    language: str
+    scopes: list[str] = Field(description="What the token in use may do.")
+    bots: list[str] = Field(description="The usernames of the bots this player owns.")
+
+
+class SeatFacts(Schema):
+    index: int
+    player: Player
+    cards: int = Field(description="How many cards the seat holds.")
+    total: int = Field(description="Its penalty points so far (lowest wins).")
+    melds: list[list[list[str]]] = Field(description="Melds it laid down this round.")
+    resigned: bool
+    autopilot: bool
+
+
+class GameFacts(Schema):
+    """What anyone who may watch the game sees: never a hand."""
+
+    model_config = _example(
+        id=42, status="active", version=17, seat_count=2, to_move=1, round=2, rounds=11,
+        wild_rank=4, top_discard="9C", stock_size=38, chat_count=3, time_per_move_days=3,
+        deadline="2026-12-07T09:00:00Z", rated=True, listed=True, end_reason="",
+        scores=[[0, 12]], winners=[], seats=[],
+    )  # fmt: skip
+    id: int
+    status: Literal["open", "active", "finished", "cancelled"]
+    version: int = Field(description="How many moves were played: send it back with a move.")
+    seat_count: int
+    to_move: int | None
+    round: int
+    rounds: int
+    wild_rank: int | None = Field(description="1 = ace, 11 = jack, 12 = queen, 13 = king.")
+    top_discard: str | None
+    stock_size: int | None
+    chat_count: int = Field(description="Chat messages the viewer may read (0 if none).")
+    time_per_move_days: int | None
+    deadline: datetime | None
+    rated: bool
+    listed: bool
+    end_reason: str
+    scores: list[list[int]] = Field(description="Each finished round's penalties, per seat.")
+    winners: list[int]
+    seats: list[SeatFacts]
+
+
+class GameRow(Schema):
+    """A game in the player's lists (the dashboard's rows)."""
+
+    model_config = _example(
+        id=42, status="active", my_turn=True, seat=0, players=["Ann", "Easy Bot"], round=2,
+        rounds=11, deadline=None, place=1, score=12,
+    )  # fmt: skip
+    id: int
+    status: str
+    my_turn: bool
+    seat: int
+    players: list[str]
+    round: int
+    rounds: int
+    deadline: datetime | None
+    place: int | None
+    score: int | None
+
+
+class GameList(Schema):
+    items: list[GameRow]
+    page: int
+    pages: int
+
+
+class View(Schema):
+    """The table as the viewer's seat sees it (the engine's PlayerView): their own hand only,
+    and the moves they may make now."""
+
+    model_config = _example(
+        game=42, version=17, seat=0, phase="discard", to_move=0, hand=["9H", "8S", "5S", "10D"],
+        top_discard="QD", drawn_from_discard="10D",
+        legal_actions=[{"type": "discard", "seat": 0, "card": "9H"}],
+    )  # fmt: skip
+    game: int
+    version: int
+    seat: int | None = Field(description="The viewer's seat; null for a spectator.")
+    phase: str = Field(description="'draw' or 'discard', for the seat to move.")
+    to_move: int | None
+    hand: list[str] | None = Field(description="The viewer's own cards; null for a spectator.")
+    top_discard: str | None
+    drawn_from_discard: str | None = Field(
+        description="The card just taken from the pile, which may not go back this turn."
+    )
+    legal_actions: list[dict]
+    round_index: int
+    round_count: int
+    hand_size: int
+    wild_rank: int
+    dealer: int
+    stock_size: int
+    card_counts: list[int]
+    shown_melds: list[list[list[str]]]
+    went_out: int | None
+    last_turns: bool
+    scores: list[list[int]]
+    round_results: list[dict]
+    totals: list[int]
+    is_over: bool
+    winners: list[int]
+    pile_events: list[list] = Field(description="This round's discard pile: [seat, kind, card].")
+    rules: dict
+    players: int
+
+
+class HistoryLine(Schema):
+    seq: int
+    round: int
+    text: str
+    at: datetime
+    by_bot: bool
+
+
+class ChatLine(Schema):
+    seq: int
+    name: str
+    text: str
+    at: datetime
+    mine: bool
+
+
+class ChatIn(Schema):
+    model_config = _example(text="Good game!")
+    text: str = Field(max_length=2000)
+
+
+class DrawIn(Schema):
+    model_config = _example(version=16, source="stock")
+    version: int = Field(ge=0, description="The game's version as you last saw it.")
+    source: Literal["stock", "discard"]
+
+
+class CardIn(Schema):
+    model_config = _example(version=17, card="9H")
+    version: int = Field(ge=0)
+    card: str = Field(max_length=8)
+
+
+class JoinIn(Schema):
+    invite_code: str | None = Field(None, max_length=40)
+
+
+class NewGameIn(Schema):
+    """A new game, as the site's New game form makes it."""
+
+    model_config = _example(
+        seat_count=3, seats=["hard", ""], time_per_move_days=3, visibility="private"
+    )
+    seat_count: int = Field(2, ge=2, le=8)
+    seats: list[str] = Field(
+        default_factory=list,
+        max_length=7,
+        description="Seats 2, 3, …: a bot level ('easy', 'medium', 'hard', 'random') or '' for"
+        " a person.",
+    )
+    bots: str = Field("", description="A bot level to fill the seats left to people, or ''.")
+    time_per_move_days: int = Field(3, description="0 for no limit; else as the form offers.")
+    max_timeouts: int = 3
+    visibility: Literal["listed", "friends", "private"] = "private"
+    rounds: str = "classic"
+    variants: list[str] = Field(default_factory=list, max_length=20, description="Rule switches.")
+    start_when_full: bool = True
+
+
+class Invitation(Schema):
+    id: int
+    game: int
+    invited_by: str
+    players: list[str]

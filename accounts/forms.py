@@ -11,7 +11,7 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from .models import Preferences, User, time_zone_choices
+from .models import ApiToken, Preferences, User, time_zone_choices
 from .names import validate_display_name
 from .passwords import password_matches
 from .services import PREFERENCE_FIELDS
@@ -192,3 +192,42 @@ def refusal_status(form: forms.Form) -> int:
     """A refused form's status: 429 when it was refused for guessing too fast, else 400."""
     codes = {error.code for errors in form.errors.as_data().values() for error in errors}
     return 429 if codes & set(RATE_LIMIT_CODES) else 400
+
+
+EXPIRY_CHOICES = [
+    ("30", _("in 30 days")),
+    ("90", _("in 90 days")),
+    ("365", _("in a year")),
+    ("never", _("never")),
+]
+
+
+class ApiTokenForm(forms.Form):
+    """A new personal access token: for the player or one of their bots (`account`: a choice
+    among them, the view's), what it may do, and until when."""
+
+    name = forms.CharField(label=_("Name"), max_length=40, help_text=_("To tell it from others."))
+    account = forms.TypedChoiceField(label=_("For"), coerce=int)
+    scopes = forms.MultipleChoiceField(
+        label=_("It may"),
+        choices=ApiToken.Scope.choices,
+        widget=forms.CheckboxSelectMultiple,
+        initial=["read"],
+    )
+    expires = forms.ChoiceField(label=_("Expires"), choices=EXPIRY_CHOICES, initial="90")
+
+    def __init__(self, *args, accounts, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["account"].choices = [(a.pk, a.name) for a in accounts]
+
+    def expires_in_days(self) -> int | None:
+        value = self.cleaned_data["expires"]
+        return None if value == "never" else int(value)
+
+
+class OwnBotForm(forms.Form):
+    username = forms.CharField(
+        label=_("Your bot's name"),
+        max_length=30,
+        help_text=_("Letters, digits and @ . + - _ only. It is shown as a bot wherever it plays."),
+    )

@@ -5,9 +5,17 @@ calls user_delete here."""
 from allauth.account.models import EmailAddress
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from .models import DELETED_USERNAME_PREFIX, Preferences, PushSubscription, User, Vacation
+from .models import (
+    DELETED_USERNAME_PREFIX,
+    ApiToken,
+    Preferences,
+    PushSubscription,
+    User,
+    Vacation,
+)
 from .names import (
     BOT_ACCOUNTS,
     BOT_USERNAME_PREFIX,
@@ -47,6 +55,8 @@ def own_bot_create(*, owner: User, username: str) -> User:
     if User.objects.filter(owner=owner).count() >= MAX_OWN_BOTS:
         raise ValidationError(_("You have as many bots as a player may."))
     username = (username or "").strip()
+    if not username:
+        raise ValidationError(_("Give your bot a name."))
     User._meta.get_field("username").run_validators(username)
     validate_username(username)
     bot = User(username=username, is_bot=True, owner=owner, language=owner.language)
@@ -136,6 +146,10 @@ def user_delete(*, user: User) -> User:
     Vacation.objects.filter(user=user).delete()
     PushSubscription.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()  # allauth's copies of the address
+    # Their bots stop with them (their seats then run out of time like anyone's); every token
+    # of theirs and their bots' opens nothing.
+    User.objects.filter(owner=user).update(is_active=False)
+    ApiToken.objects.filter(Q(user=user) | Q(user__owner=user)).delete()
     user.username = f"{DELETED_USERNAME_PREFIX}{user.pk}"
     user.display_name = user.first_name = user.last_name = user.email = ""
     user.time_zone, user.language = "UTC", "en"

@@ -4,6 +4,7 @@ from . import views
 
 urlpatterns = [
     path("notifications/", views.notification_preferences, name="notification_preferences"),
+    path("api/", views.api_access, name="api_access"),
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
     path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
     path("table-tour-done/", views.table_tour_done, name="table_tour_done"),

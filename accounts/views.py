@@ -13,11 +13,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django.views.i18n import set_language
 
-from .forms import PreferencesForm, ProfileForm, PushEndpointForm, PushSubscriptionForm
-from .models import PushSubscription, User
+from .api_tokens import accounts_of, token_create, token_revoke
+from .forms import (
+    ApiTokenForm,
+    OwnBotForm,
+    PreferencesForm,
+    ProfileForm,
+    PushEndpointForm,
+    PushSubscriptionForm,
+)
+from .models import ApiToken, PushSubscription, User
 from .names import NAME_TAKEN, name_taken
 from .selectors import preferences_of
 from .services import (
+    own_bot_create,
     preferences_update,
     profile_update,
     push_subscription_delete,
@@ -86,6 +95,67 @@ def notification_preferences(request):
         "push_devices": PushSubscription.objects.filter(user=user).count(),
     }
     return render(request, "accounts/preferences.html", context, status=status)
+
+
+@login_required
+def api_access(request):
+    """Settings → API: the player's personal access tokens and their bots' (made, shown once,
+    revoked), and their own bots (docs/api.md). The POST says what it does (`section`)."""
+    user = request.user
+    if user.is_bot:
+        return redirect("home")
+    accounts = list(accounts_of(user).order_by("pk"))
+    section = request.POST.get("section") if request.method == "POST" else None
+    token_form = ApiTokenForm(request.POST if section == "token" else None, accounts=accounts)
+    bot_form = OwnBotForm(request.POST if section == "bot" else None)
+    new_token, status = None, 200
+    if request.method == "POST" and section not in ("revoke", "token", "bot"):
+        status = 400
+    if section == "revoke":
+        token_id = request.POST.get("token", "")
+        if token_id.isdigit() and token_revoke(owner=user, token_id=int(token_id)):
+            messages.success(request, _("The token is revoked: it opens nothing any more."))
+        return redirect("api_access")
+    if section == "token":
+        status = 400
+        if token_form.is_valid():
+            data = token_form.cleaned_data
+            account = next(a for a in accounts if a.pk == data["account"])
+            try:
+                _row, new_token = token_create(
+                    user=account,
+                    name=data["name"],
+                    scopes=set(data["scopes"]),
+                    expires_in_days=token_form.expires_in_days(),
+                )
+            except ValidationError as refused:
+                token_form.add_error(None, refused)
+            else:
+                status, token_form = 200, ApiTokenForm(accounts=accounts)
+    if section == "bot":
+        status = 400
+        if bot_form.is_valid():
+            try:
+                bot = own_bot_create(owner=user, username=bot_form.cleaned_data["username"])
+            except ValidationError as refused:
+                bot_form.add_error("username", refused)
+            else:
+                messages.success(
+                    request, _("%(bot)s is yours: make it a token to play.") % {"bot": bot.name}
+                )
+                return redirect("api_access")
+    tokens = ApiToken.objects.filter(user__in=accounts, revoked_at=None).select_related("user")
+    context = {
+        "token_form": token_form,
+        "bot_form": bot_form,
+        "new_token": new_token,
+        "tokens": tokens,
+        "bots": [a for a in accounts if a.pk != user.pk],
+    }
+    response = render(request, "accounts/api.html", context, status=status)
+    if new_token:
+        response["Cache-Control"] = "no-store"  # the token, shown once, is kept by no cache
+    return response
 
 
 @login_required

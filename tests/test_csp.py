@@ -38,6 +38,10 @@ class InlineScript(HTMLParser):
                 and value.startswith(("js:", "javascript:"))
             ):
                 self.found.append(f"<{tag} {name}={value[:30]!r}>")
+        # A data block (<script type="application/json">, the API docs page's settings) never
+        # runs: the browser only stores its text.
+        if tag == "script" and dict(attrs).get("type") == "application/json":
+            return
         if tag == "script":
             self.in_script = True
             if not dict(attrs).get("src"):
@@ -64,6 +68,7 @@ def test_the_parser_finds_each_kind_of_inline_script():
         '<img src="x" onerror="y"><div hx-on:click="z"></div><b hx-vals="js:{a: 1}"></b>'
     )
     assert len(inline_script(page)) == 6  # the first script twice: no src, and a body
+    assert inline_script('<script type="application/json">{"a": 1}</script>') == []
 
 
 def test_script_src_allows_only_this_site():

@@ -122,12 +122,40 @@ ENDPOINTS = {
     "mail_turn": ("404", "404", "404", "404"),  # a turn mail's one-click link: a junk token
     "mail_preview_index": ("login", "login", "404", "404"),
     "mail_preview": ("login", "login", "404", "404"),
+    # Settings → API tokens and your bots
+    "api_access": ("login", "login", "ok", "400"),
+    # The API (games/api): its schema and docs page for anyone; every endpoint wants a token
+    # (a session lends it nothing: 401), and answers a method it has not with 405.
+    "api:api-root": ("404", "404", "404", "404"),
+    "api:openapi-json": ("ok", "ok", "ok", "ok"),
+    "api:openapi-view": ("ok", "ok", "ok", "ok"),
+    **dict.fromkeys(
+        ["api:games", "api:game_create", "api:chat_read", "api:chat_write"],
+        ("401", "401", "401", "401"),
+    ),
+    **dict.fromkeys(
+        ["api:me", "api:lobby", "api:invitations", "api:game", "api:game_view",
+         "api:game_history"],
+        ("401", "405", "401", "405"),
+    ),
+    **dict.fromkeys(
+        ["api:invitation_accept", "api:invitation_decline", "api:game_join", "api:move_draw",
+         "api:move_discard", "api:move_go_out", "api:game_resign"],
+        ("405", "401", "405", "401"),
+    ),
 }
 
 # The few patterns whose POST needs no CSRF token, each with the reason.
 CSRF_EXEMPT = {
     "unsubscribe": "RFC 8058 one-click unsubscribe: mail clients POST without a session; the "
     "signed token in the address is the proof",
+    **{
+        name: "the API reads a bearer token, never the session cookie: nothing to forge"
+        for name in ENDPOINTS
+        # Not its root (Django's own 404), nor the schema and docs pages (ninja's plain views).
+        if name.startswith("api:") and name not in ("api:api-root", "api:openapi-json",
+                                                   "api:openapi-view")
+    },
 }
 
 

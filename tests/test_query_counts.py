@@ -281,13 +281,14 @@ PLAYER_PAGES = {
     "notices": 5,
     "leaderboard": 4,
     "leaderboard, page 2": 4,
-    # The shown player with their preferences, the rating, its history, the statistics' 5
-    # queries, the viewer's record against them, their tournament places, their league history.
-    "own player page": 12,
-    "own player page against the rival": 14,  # the rival (with preferences), the aggregate
-    "another's player page": 13,
-    "another's player page against the rival": 14,
-    "the rival's view of the player page": 13,  # their head-to-head with the viewer
+    # The shown player with their preferences (and a bot's owner), the rating, its history, the
+    # statistics' 5 queries, the viewer's record against them, their tournament places, their
+    # league history, their own bots.
+    "own player page": 13,
+    "own player page against the rival": 15,  # the rival (with preferences), the aggregate
+    "another's player page": 14,
+    "another's player page against the rival": 15,
+    "the rival's view of the player page": 14,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,

@@ -35,12 +35,21 @@ class Player(Schema):
 
 
 class Me(Player):
+    model_config = _example(
+        id=7, username="ann", name="Ann", is_bot=False, owner=None, rating=1012,
+        provisional=False, language="en", scopes=["play", "read"], bots=["annbot"],
+    )  # fmt: skip
     language: str
     scopes: list[str] = Field(description="What the token in use may do.")
     bots: list[str] = Field(description="The usernames of the bots this player owns.")
 
 
 class SeatFacts(Schema):
+    model_config = _example(
+        index=0, cards=4, total=12, melds=[], resigned=False, autopilot=False,
+        player={"id": 7, "username": "ann", "name": "Ann", "is_bot": False, "owner": None,
+                "rating": 1012, "provisional": False},
+    )  # fmt: skip
     index: int
     player: Player
     cards: int = Field(description="How many cards the seat holds.")
@@ -100,6 +109,12 @@ class GameRow(Schema):
 
 
 class GameList(Schema):
+    model_config = _example(
+        items=[{"id": 42, "status": "active", "my_turn": True, "seat": 0,
+                "players": ["Ann", "Easy Bot"], "round": 2, "rounds": 11, "deadline": None,
+                "place": 1, "score": 12}],
+        page=1, pages=1,
+    )  # fmt: skip
     items: list[GameRow]
     page: int
     pages: int
@@ -146,6 +161,9 @@ class View(Schema):
 
 
 class HistoryLine(Schema):
+    model_config = _example(
+        seq=1, round=1, text="Ann drew from the stock.", at="2026-12-04T09:00:00Z", by_bot=False
+    )
     seq: int
     round: int
     text: str
@@ -154,6 +172,8 @@ class HistoryLine(Schema):
 
 
 class ChatLine(Schema):
+    model_config = _example(seq=1, name="Ann", text="Good game!", at="2026-12-04T09:00:00Z",
+                            mine=True)  # fmt: skip
     seq: int
     name: str
     text: str
@@ -179,6 +199,7 @@ class CardIn(Schema):
 
 
 class JoinIn(Schema):
+    model_config = _example(invite_code=None)
     invite_code: str | None = Field(None, max_length=40)
 
 
@@ -205,6 +226,7 @@ class NewGameIn(Schema):
 
 
 class Invitation(Schema):
+    model_config = _example(id=5, game=42, invited_by="Ann", players=["Ann"])
     id: int
     game: int
     invited_by: str

@@ -40,7 +40,7 @@ def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
 
 @login_required
 def player(request, username: str):
-    users = with_follows(User.objects.select_related("preferences"), request.user)
+    users = with_follows(User.objects.select_related("preferences", "owner"), request.user)
     if (shown := player_named(username, users.filter(is_active=True))) is None:
         raise Http404(_("There is no such player."))
     if not player_stats.profile_visible(shown=shown, viewer=request.user):
@@ -58,5 +58,6 @@ def player(request, username: str):
         "vs_error": vs_error,
         "vs": request.GET.get("vs", "")[:150],
         "league_history": player_league_history(shown)[:LEAGUE_HISTORY_ROWS],
+        "own_bots": [] if shown.is_bot else list(shown.own_bots.filter(is_active=True)),
     }
     return render(request, "games/player.html", context)

@@ -54,7 +54,7 @@ class SeatFacts(Schema):
     player: Player
     cards: int = Field(description="How many cards the seat holds.")
     total: int = Field(description="Its penalty points so far (lowest wins).")
-    melds: list[list[list[str]]] = Field(description="Melds it laid down this round.")
+    melds: list[list[str]] = Field(description="Melds it laid down this round (lists of cards).")
     resigned: bool
     autopilot: bool
 

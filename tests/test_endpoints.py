@@ -134,13 +134,19 @@ ENDPOINTS = {
         ("401", "401", "401", "401"),
     ),
     **dict.fromkeys(
-        ["api:me", "api:lobby", "api:invitations", "api:game", "api:game_view",
-         "api:game_history"],
+        ["api:me", "api:lobby", "api:invitations", "api:game", "api:game_view", "api:game_history"],
         ("401", "405", "401", "405"),
     ),
     **dict.fromkeys(
-        ["api:invitation_accept", "api:invitation_decline", "api:game_join", "api:move_draw",
-         "api:move_discard", "api:move_go_out", "api:game_resign"],
+        [
+            "api:invitation_accept",
+            "api:invitation_decline",
+            "api:game_join",
+            "api:move_draw",
+            "api:move_discard",
+            "api:move_go_out",
+            "api:game_resign",
+        ],
         ("405", "401", "405", "401"),
     ),
 }
@@ -153,8 +159,8 @@ CSRF_EXEMPT = {
         name: "the API reads a bearer token, never the session cookie: nothing to forge"
         for name in ENDPOINTS
         # Not its root (Django's own 404), nor the schema and docs pages (ninja's plain views).
-        if name.startswith("api:") and name not in ("api:api-root", "api:openapi-json",
-                                                   "api:openapi-view")
+        if name.startswith("api:")
+        and name not in ("api:api-root", "api:openapi-json", "api:openapi-view")
     },
 }
 

@@ -12,6 +12,9 @@ class QuietPolls(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if os.environ.get("LOG_POLLS") == "1":
             return True
-        status = getattr(record, "status_code", None)
-        static = "GET /static/" in str(record.args[0] if record.args else "")
+        if len(record.args or ()) != 5:
+            return True
+        # uvicorn's access line: (client, method, path, HTTP version, status)
+        _client, method, path, _version, status = record.args
+        static = method == "GET" and str(path).startswith("/static/")
         return status != 204 and not (static and status in (200, 304))

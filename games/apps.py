@@ -9,3 +9,14 @@ class GamesConfig(AppConfig):
         from .mailplay import webhook
 
         webhook.connect()
+        # Every save of a game (a move, a start, an end, a seat given up) is news to its open
+        # tables (games/events.py): one hook for every write that changes what a table shows.
+        from django.db.models.signals import post_save
+
+        from .events import game_changed
+        from .models import Game
+
+        def on_save(sender, instance, **kwargs):
+            game_changed(instance.pk, instance.version)
+
+        post_save.connect(on_save, sender=Game, dispatch_uid="games.events")

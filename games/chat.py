@@ -14,6 +14,7 @@ from accounts.validators import one_line
 
 from .checks import require_creator
 from .errors import GameError
+from .events import game_changed
 from .locking import lock_game
 from .models import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Game, Mute
 from .selectors.viewer import can_chat
@@ -42,6 +43,7 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
         )
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(chat_count=F("chat_count") + 1)
+    game_changed(game.pk, game.version)  # its tables hear of it (games/events.py)
     return ChatMessage.objects.create(
         game=game,
         seq=game.chat_count + 1,

@@ -126,17 +126,16 @@ def test_the_console_drops_the_table_polls_that_find_nothing_new(monkeypatch):
 
     from config.logging import QuietPolls
 
-    def line(status, request="GET /games/1/table/?v=3 HTTP/1.1"):
-        args = (request, str(status), "0")
-        record = logging.LogRecord("django.server", logging.INFO, "", 0, '"%s" %s %s', args, None)
-        record.status_code = status
-        return record
+    def line(status, path="/games/1/table/?v=3"):
+        args = ("127.0.0.1:5000", "GET", path, "1.1", status)
+        fmt = '%s - "%s %s HTTP/%s" %d'  # uvicorn's access line
+        return logging.LogRecord("uvicorn.access", logging.INFO, "", 0, fmt, args, None)
 
     monkeypatch.delenv("LOG_POLLS", raising=False)
     assert not QuietPolls().filter(line(204))
     assert QuietPolls().filter(line(200)) and QuietPolls().filter(line(409))
-    assert not QuietPolls().filter(line(304, "GET /static/css/site.css HTTP/1.1"))
-    assert QuietPolls().filter(line(404, "GET /static/nope.css HTTP/1.1"))
+    assert not QuietPolls().filter(line(304, "/static/css/site.css"))
+    assert QuietPolls().filter(line(404, "/static/nope.css"))
     monkeypatch.setenv("LOG_POLLS", "1")
     assert QuietPolls().filter(line(204))
 

@@ -391,8 +391,10 @@ LOGGING = {
         },
     },
     "loggers": {
-        # runserver's request lines, without the table's "nothing new" polls (204).
-        "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        # `manage.py serve`'s request lines (uvicorn's), without the table's "nothing new" polls
+        # (204), and its own messages.
+        "uvicorn.access": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        "uvicorn.error": {"handlers": ["server"], "level": "INFO", "propagate": False},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -17,7 +17,8 @@ Every request carries a personal access token (Settings → API tokens), as
 `Authorization: Bearer tt_…`; its scopes say what it may do (`read`, `play`, `chat`). A move sends
 the game's `version` as you last saw it: 409 when the game has moved on since. Refusals are
 `{"detail": "…"}` with a 4xx; a 429 says in `Retry-After` how many seconds to wait.
-Cards are tokens, rank then suit: `7H`, `10D`, `QS`, `AC`; a joker is `JK1`/`JK2`.
+Cards are tokens, rank then suit: `7H`, `10D`, `QS`, `AC`, a joker `JK`; with two decks or
+more, a further copy of a card ends in its number (`7H.1`, `JK.1`).
 """
 
 api = NinjaAPI(

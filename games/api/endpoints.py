@@ -5,6 +5,8 @@ engine's PlayerView of the viewer's seat)."""
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.errors import HttpError
@@ -13,6 +15,7 @@ from .. import invitations as invitation_services
 from .. import services
 from ..chat import chat_post
 from ..engine import GameState, Rules
+from ..events import event_stream
 from ..forms import GameCreateForm
 from ..models import Game, Seat
 from ..ratelimit import rate_limit_consume
@@ -325,6 +328,38 @@ def game_resign(request, game_id: int):
     need(request, "play")
     services.game_resign(game_id=game_id, user=request.user)
     return _facts(*_game_of(request, game_id))
+
+
+EVENT_STREAM_DOC = {
+    "responses": {
+        200: {
+            "description": "Server-sent events: `changed` each time the game changes.",
+            "content": {
+                "text/event-stream": {
+                    "schema": {"type": "string"},
+                    "example": 'event: changed\ndata: {"v": 18, "t": 1764840000.5}\n\n',
+                }
+            },
+        }
+    }
+}
+
+
+@router.get("/games/{game_id}/events", response={204: None, **REFUSALS}, tags=["games"],
+            openapi_extra=EVENT_STREAM_DOC)  # fmt: skip
+async def game_events(request, game_id: int):
+    """A stream of the game's changes (server-sent events): `changed` with the game's new
+    `version` each time a move, a start, an end or a chat message changes it, a keep-alive line
+    between, for five minutes (then reconnect). Fetch the view when it says so. 204 for a game
+    over, and where the site is served without ASGI (then poll)."""
+    await sync_to_async(need)(request, "read")
+    game, _seat = await sync_to_async(_game_of)(request, game_id)
+    if not isinstance(request, ASGIRequest) or game.status in (
+        Game.Status.FINISHED,
+        Game.Status.CANCELLED,
+    ):
+        return Status(204, None)
+    return event_stream(game_id)
 
 
 # -- chat --------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """What the API's requests and answers look like (its OpenAPI schema is written from these).
-Cards are tokens: rank then suit, "7H", "10D", "QS", "AC"; a joker is "JK1" / "JK2"."""
+Cards are tokens: rank then suit, "7H", "10D", "QS", "AC", a joker "JK"; with two decks or more,
+a further copy of a card ends in its number ("7H.1", "JK.1")."""
 
 from __future__ import annotations
 

@@ -78,13 +78,13 @@ def _invite_key(game_id: int) -> str:
     return f"invite-{game_id}"
 
 
-def _invite_of(request, game_id: int) -> str | None:
+def invite_of(request, game_id: int) -> str | None:
     return request.GET.get("invite") or request.session.get(_invite_key(game_id))
 
 
 def _require_watchable(request, game, seat) -> None:
     """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
-    if not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
+    if not viewer.can_watch(game, seat, invite_of(request, game.pk)):
         raise Http404(_("There is no such game."))
 
 
@@ -113,7 +113,7 @@ def login_first(request, game_id):
     waiting_room = (
         game is not None
         and game.status == Game.Status.OPEN
-        and viewer.can_watch(game, None, _invite_of(request, game_id))
+        and viewer.can_watch(game, None, invite_of(request, game_id))
     )
     return None if waiting_room else to_login(request, request.get_full_path())
 
@@ -261,7 +261,7 @@ def _act(request, game_id, service, **kwargs):
         result = service(game_id=game_id, user=request.user, **kwargs)
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
-        if game is None or not viewer.can_watch(game, seat, _invite_of(request, game.pk)):
+        if game is None or not viewer.can_watch(game, seat, invite_of(request, game.pk)):
             return _render_error(request, _("There is no such game."), status=404)
         return render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
@@ -318,7 +318,7 @@ def _post(service):
 @require_POST
 def game_join(request, game_id):
     """Take a seat; a private game's invitation link, once followed, is kept in the session."""
-    return _act(request, game_id, services.game_join, invite_code=_invite_of(request, game_id))
+    return _act(request, game_id, services.game_join, invite_code=invite_of(request, game_id))
 
 
 game_leave = _post(services.game_leave)

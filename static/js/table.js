@@ -14,6 +14,55 @@ document.addEventListener("visibilitychange", () => {
   }
 });
 
+// The table hears of its game's changes as they happen: a stream of server-sent events
+// (/games/N/events/, open while the page is visible) says "changed", and the table then asks as
+// its poll would. While the stream is open the timed poll runs once a minute only, a fallback;
+// where there is no stream (the server answers 204, or the browser has none) it polls as before.
+(() => {
+  const FALLBACK_MS = 60000;
+  let stream = null;
+  let lastAsked = Date.now();
+  const table = () => document.getElementById("table");
+
+  function open() {
+    const url = table() && table().dataset.events;
+    if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
+    stream = new EventSource(url);
+    stream.addEventListener("changed", () => {
+      const t = table();
+      if (t && t.hasAttribute("hx-get")) htmx.trigger(t, "refresh");
+    });
+    stream.addEventListener("error", () => {
+      if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead
+    });
+  }
+  function close() {
+    if (stream) stream.close();
+    stream = null;
+  }
+  const live = () => stream && stream.readyState === EventSource.OPEN;
+
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") open(); else close();
+  });
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const config = event.detail.requestConfig;
+    if (!event.detail.elt || event.detail.elt.id !== "table" || config.verb !== "get") return;
+    // A timed poll has no triggering event; "refresh" (an event, the page shown again) has one.
+    if (live() && !config.triggeringEvent && Date.now() - lastAsked < FALLBACK_MS) {
+      event.preventDefault();
+    }
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.elt && event.detail.elt.id === "table") lastAsked = Date.now();
+  });
+  document.addEventListener("htmx:afterSettle", () => {
+    if (!table() || !table().dataset.events) close(); else open();  // the game ended: no more
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);
+  else open();
+})();
+
 // Arrange your own hand: drag a card (mouse or finger) to a new place. The order is saved on the
 // server, so it is kept between visits. A short press is still a click (discard).
 (() => {

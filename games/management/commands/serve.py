@@ -9,8 +9,8 @@ import sys
 import threading
 import time
 
+import uvicorn
 from django.conf import settings
-from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 # Celery warns at every start when run as root (it cannot know that this is one person's machine
@@ -103,7 +103,16 @@ class Command(BaseCommand):
         if not verbose:
             self.stdout.write("Quiet console: `manage.py serve --verbose` shows tasks and polls.")
         try:
-            call_command("runserver", addrport, use_reloader=False)
+            # ASGI, so that a table's stream of events costs a coroutine (games/events.py); the
+            # site's logging settings (log_config=None) keep its console quiet.
+            uvicorn.run(
+                "config.asgi:application",
+                host=host or "127.0.0.1",
+                port=int(port),
+                log_config=None,
+                lifespan="off",
+                timeout_graceful_shutdown=2,
+            )
         finally:
             stopping.set()
             for child in children:

@@ -1,0 +1,139 @@
+"""A game's changes as they happen, for the table and the API (docs/api.md, "Events"): whenever
+a game is saved (a move, a start, an end) or its chat grows, "game N changed" is published on
+Redis after the commit; a stream (server-sent events) passes it to every open table of that game,
+which then asks for what changed as its poll would (and gets only what its viewer may see). The
+event itself carries nothing but the game's version and a time stamp. Without Redis (the
+embedded default) a stream looks at the game's row twice a second instead.
+
+A stream needs an ASGI server (uvicorn: `manage.py serve`, and gunicorn's uvicorn workers in
+production), where it costs a coroutine, not a worker; served by WSGI it answers 204, which tells
+the browser not to reconnect, and the table keeps its poll."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from django.conf import settings
+from django.db import transaction
+from django.http import StreamingHttpResponse
+
+from .models import Game
+
+log = logging.getLogger(__name__)
+
+STREAM_SECONDS = 300  # then the browser reconnects (EventSource does by itself)
+KEEP_ALIVE_SECONDS = 15  # a comment line, so that proxies keep the connection open
+RETRY_MILLISECONDS = 2000
+DB_LOOK_SECONDS = 0.5  # without Redis
+
+
+def channel(game_id: int) -> str:
+    """The game's Redis channel; channels span Redis's databases, so the name holds the site's."""
+    return f"tt:{settings.REDIS_URL.rsplit('/', 1)[-1]}:game:{game_id}"
+
+
+_client = None
+
+
+def _redis():
+    global _client
+    if _client is None:
+        import redis
+
+        _client = redis.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
+        )
+    return _client
+
+
+def game_changed(game_id: int, version: int) -> None:
+    """After the commit: tell the game's streams it changed. Redis down: nothing is lost but
+    speed (the tables' fallback poll catches up)."""
+    if not settings.REDIS_URL:
+        return
+
+    def publish():
+        message = json.dumps({"v": version, "t": time.time()})
+        try:
+            _redis().publish(channel(game_id), message)
+        except Exception as error:  # a lost event only delays a table
+            log.warning("game %s: event not published (%s)", game_id, error)
+
+    transaction.on_commit(publish)
+
+
+def _event(data: dict) -> str:
+    return f"event: changed\ndata: {json.dumps(data)}\n\n"
+
+
+async def game_events(
+    game_id: int, *, on_tick: Callable[[], Awaitable[None]] | None = None
+) -> AsyncIterator[str]:
+    """The stream's text: a retry hint, then an event at each change of the game, a keep-alive
+    line (and `on_tick`, the viewer's presence) between, for STREAM_SECONDS."""
+    yield f"retry: {RETRY_MILLISECONDS}\n\n"
+    changes = _redis_changes(game_id) if settings.REDIS_URL else _row_changes(game_id)
+    deadline = time.monotonic() + STREAM_SECONDS
+    next_tick = 0.0
+    async for data in changes:
+        if data is not None:
+            yield _event(data)
+        now = time.monotonic()
+        if now >= next_tick:
+            if data is None:
+                yield ": keep-alive\n\n"
+            if on_tick is not None:
+                await on_tick()
+            next_tick = now + KEEP_ALIVE_SECONDS
+        if now >= deadline:
+            break
+
+
+async def _redis_changes(game_id: int) -> AsyncIterator[dict | None]:
+    """The game's events from Redis, None each KEEP_ALIVE_SECONDS without one."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=1)
+    pubsub = client.pubsub(ignore_subscribe_messages=True)
+    try:
+        await pubsub.subscribe(channel(game_id))
+        while True:
+            message = await pubsub.get_message(timeout=KEEP_ALIVE_SECONDS)
+            if message is None:
+                yield None
+            elif message.get("type") == "message":
+                yield json.loads(message["data"])
+    finally:
+        await pubsub.aclose()
+        await client.aclose()
+
+
+async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
+    """Without Redis: the game's row once a second; an event when its version or chat moved."""
+    fields = ("version", "chat_count", "status")
+    seen = None
+    rows = Game.objects.filter(pk=game_id).values_list(*fields)
+    while True:
+        now = await rows.afirst()
+        if seen is not None and now != seen:
+            yield {"v": now[0] if now else None, "t": time.time()}
+        else:
+            yield None
+        seen = now
+        await asyncio.sleep(DB_LOOK_SECONDS)
+
+
+def event_stream(
+    game_id: int, *, on_tick: Callable[[], Awaitable[None]] | None = None
+) -> StreamingHttpResponse:
+    """The response that streams the game's events (for a viewer the caller let in)."""
+    response = StreamingHttpResponse(
+        game_events(game_id, on_tick=on_tick), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response

@@ -1,0 +1,38 @@
+"""The table's stream of its game's changes (games/events.py): server-sent events, so that a
+table hears a move within a moment instead of polling for it. Who may open it is who may watch
+the table; it carries no card, only "changed", and the table then asks as its poll would."""
+
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpResponse
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from ..events import event_stream
+from ..models import Game
+from ..notifications.presence import seat_record_presence
+from ..selectors import viewer
+from .play import invite_of
+
+
+@never_cache
+async def table_events(request, game_id):
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)  # served by WSGI: no stream; the table polls
+
+    def watchable():
+        game, seat = viewer.game_for_poll(game_id, request.user)
+        if game is None or not viewer.can_watch(game, seat, invite_of(request, game_id)):
+            raise Http404(_("There is no such game."))
+        return game, seat
+
+    await request.auser()  # the session and user, read here, not in the stream
+    game, seat = await sync_to_async(watchable)()
+    if game.status != Game.Status.ACTIVE:
+        return HttpResponse(status=204)  # nothing more will happen: do not reconnect
+
+    async def presence():  # the page closes its stream while hidden
+        if seat is not None:
+            await sync_to_async(seat_record_presence)(seat=seat)
+
+    return event_stream(game_id, on_tick=presence)

@@ -246,3 +246,34 @@ def test_the_answer_shows_in_the_notices_too(duel, client):
     client.force_login(by_seat[seat])
     page = client.get("/notices/").content.decode()
     assert f"Game #{game.pk}: your mail was not played (we answered why)." in page
+
+
+def test_the_answer_to_a_played_move_says_no_move_of_theirs_is_due(settings, mailoutbox):
+    """Once played, the turn is the next player's: the answer names no deadline as theirs (the
+    answer to a draw, whose discard is still theirs, does)."""
+    settings.MAIL_PLAY_ADDRESS = "play@example.org"
+    ann, bob = UserFactory(language="en"), UserFactory(language="en")
+    game = started_game([ann, bob], time_per_move_days=3)
+    by_seat = {s.index: s.user for s in game.seats.all()}
+    seat = to_move(game)
+    player = by_seat[seat]
+    receive(mail(turn_of(game), player.email, "stock"))
+    drew = next(m for m in mailoutbox if "now your discard" in m.subject)
+    assert "Your move is due by" in drew.body
+    card = hand_of(game, seat)[0]
+    receive(mail(turn_of(game), player.email, f"discard {card.face}"))
+    played = next(m for m in mailoutbox if "is played" in m.subject)
+    assert "Your move is due by" not in played.body
+    assert "Your move is due by" not in played.alternatives[0].content
+
+
+def test_the_dutch_answer_calls_a_game_what_the_turn_mail_does(duel, mailoutbox):
+    """The word "partij", as in "Jouw beurt in partij #…" and on the site (it said "spel")."""
+    game, by_seat = duel
+    seat = to_move(game)
+    by_seat[seat].language = "nl"
+    by_seat[seat].save(update_fields=["language"])
+    receive(mail(turn_of(game), by_seat[seat].email, "hallo"))
+    answer = mailoutbox[-1]
+    assert answer.subject == f"Partij #{game.pk}: je mail is niet gespeeld"
+    assert f"Je mail over partij #{game.pk} is niet gespeeld" in answer.body

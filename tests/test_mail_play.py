@@ -277,3 +277,15 @@ def test_the_dutch_answer_calls_a_game_what_the_turn_mail_does(duel, mailoutbox)
     answer = mailoutbox[-1]
     assert answer.subject == f"Partij #{game.pk}: je mail is niet gespeeld"
     assert f"Je mail over partij #{game.pk} is niet gespeeld" in answer.body
+
+
+def test_the_answer_quotes_the_move_read_not_the_lines_after_it(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    card = hand_of(game, seat)[0]
+    text = f"stock, discard {card.face}\n\nSent from my phone"
+    got = receive(mail(turn_of(game), by_seat[seat].email, text))
+    assert got.row.outcome == "played"
+    played = next(m for m in mailoutbox if "is played" in m.subject)
+    assert f"is played: “stock, discard {card.face}”." in played.body
+    assert "Sent from my phone" not in played.body

@@ -92,9 +92,9 @@ def reply_text(message: EmailMessage, language: str) -> str:
     return reply.strip()
 
 
-def read_commands(text: str) -> list[Command]:
-    """The move in the reply: its lines from the first, up to the first line that is no move
-    once a move was read (a "Sent from my phone" after it). Raises CommandError."""
+def read_move(text: str) -> tuple[list[Command], str]:
+    """The move in the reply, and its words: its lines from the first, up to the first line that
+    is no move once a move was read (a "Sent from my phone" after it). Raises CommandError."""
     if len(text) > COMMAND_MAX_CHARACTERS:
         raise CommandError(_("Write only your move: this answer is too long to be one."))
     read: list[str] = []
@@ -105,8 +105,8 @@ def read_commands(text: str) -> list[Command]:
             if read:
                 break
             raise
-        read.append(line)
-    return parse_turn(" ".join(read))
+        read.append(line.strip())
+    return parse_turn(" ".join(read)), " ".join(read)
 
 
 def _seat_player(ref: TurnRef) -> tuple[Game, User] | None:
@@ -155,7 +155,8 @@ def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received
             row.command = text[:COMMAND_MAX_CHARACTERS]
             if not preferences_of(user).mail_play:
                 raise CommandError(_("Playing by mail is off in your settings."))
-            row.outcome = turn_play(game, user, ref.version, read_commands(text))
+            commands, row.command = read_move(text)  # what was played, quoted in the answer
+            row.outcome = turn_play(game, user, ref.version, commands)
         except (CommandError, GameError) as refused:
             row.outcome, row.reason = InboundMail.Outcome.REFUSED, str(refused)[:300]
         except (LookupError, ValueError, UnicodeError):  # a malformed mail: no text to read

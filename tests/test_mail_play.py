@@ -289,3 +289,13 @@ def test_the_answer_quotes_the_move_read_not_the_lines_after_it(duel, mailoutbox
     played = next(m for m in mailoutbox if "is played" in m.subject)
     assert f"is played: “stock, discard {card.face}”." in played.body
     assert "Sent from my phone" not in played.body
+
+
+def test_after_a_draw_the_mail_asks_for_the_discard_once_and_no_longer_for_a_draw(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    receive(mail(turn_of(game), by_seat[seat].email, "stock"))
+    drew = next(m for m in mailoutbox if "now your discard" in m.subject)
+    for body in (drew.body, drew.alternatives[0].content):
+        assert body.count("Now answer with your discard") == 1
+        assert "“stock, discard 7h”" not in body and "You drew the" in body

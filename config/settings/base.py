@@ -389,6 +389,8 @@ LOGGING = {
     "loggers": {
         # runserver's request lines, without the table's "nothing new" polls (204).
         "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        # aiosmtpd (manage.py mail_server): each SMTP command of each session, senders included.
+        "mail.log": {"level": "WARNING"},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

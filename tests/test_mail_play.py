@@ -2,6 +2,7 @@
 every way a mail can be wrong or arrive twice."""
 
 from email.message import EmailMessage
+from html import escape
 
 import pytest
 
@@ -299,3 +300,41 @@ def test_after_a_draw_the_mail_asks_for_the_discard_once_and_no_longer_for_a_dra
     for body in (drew.body, drew.alternatives[0].content):
         assert body.count("Now answer with your discard") == 1
         assert "“stock, discard 7h”" not in body and "You drew the" in body
+
+
+# What Gmail writes above the quoted mail in Dutch and Czech (mail-parser-reply knows other forms).
+QUOTE_HEADERS = [
+    "Op vr 4 dec 2026 om 16:58 schreef Three Thirteen <games@example.org>:",
+    "Dne pá 4. 12. 2026 v 16:58 odesílatel Three Thirteen <games@example.org> napsal:",
+]
+
+
+def quoted_turn_mail(game, seat, mailoutbox):
+    send_all("your_turn")
+    turn_mail = next(m for m in mailoutbox if m.extra_headers.get("Reply-To") == turn_of(game))
+    return turn_mail, "\n".join(f"> {line}" for line in turn_mail.body.splitlines())
+
+
+@pytest.mark.parametrize("header", QUOTE_HEADERS)
+def test_a_reply_quoting_the_whole_turn_mail_under_any_header_is_read(duel, mailoutbox, header):
+    """The quote ('>' lines) is no part of the move, whatever the line above it says: it made
+    the answer too long to read."""
+    game, by_seat = duel
+    seat = to_move(game)
+    _turn_mail, quoted = quoted_turn_mail(game, seat, mailoutbox)
+    text = f"stock\n\n{header}\n\n{quoted}\n"
+    got = receive(mail(turn_of(game), by_seat[seat].email, text))
+    assert got.row.outcome == "drew", got.row.reason
+
+
+@pytest.mark.parametrize("header", QUOTE_HEADERS)
+def test_an_html_only_reply_quoting_the_turn_mail_is_read(duel, mailoutbox, header):
+    game, by_seat = duel
+    seat = to_move(game)
+    turn_mail, _quoted = quoted_turn_mail(game, seat, mailoutbox)
+    html = (
+        f'<div dir="ltr">stock</div><br><div class="gmail_quote"><div class="gmail_attr">'
+        f"{escape(header)}<br></div><blockquote>{turn_mail.alternatives[0].content}</blockquote>"
+    )
+    got = receive(mail(turn_of(game), by_seat[seat].email, None, html=html))
+    assert got.row.outcome == "drew", got.row.reason

@@ -44,6 +44,10 @@ READ_MAX_CHARACTERS = 20_000  # of the text part: a longer mail's reply is in it
 # out-of-office robots write in practice).
 AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id")
 AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)[@+\-]", re.I)
+# Where the mail answered begins, whatever the line a mail client writes above it (in the words of
+# its language: "Op … schreef …:", "Dne … napsal:"): its first quoted line, its HTML blockquote.
+QUOTE_START = re.compile(r"^[ \t]*>", re.M)
+HTML_QUOTE_START = re.compile(r"<blockquote", re.I)
 
 
 @dataclass(frozen=True)
@@ -86,8 +90,9 @@ def reply_text(message: EmailMessage, language: str) -> str:
         return ""
     text = body.get_content()[:READ_MAX_CHARACTERS]
     if body.get_content_type() == "text/html":
+        text = HTML_QUOTE_START.split(text, 1)[0]
         text = unescape(strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", text)))
-    text = text.split(MARKER, 1)[0]
+    text = QUOTE_START.split(text.split(MARKER, 1)[0], 1)[0]
     reply = EmailReplyParser(languages=[language, "en"]).parse_reply(text) or ""
     return reply.strip()
 

@@ -84,3 +84,14 @@ def test_a_discard_link_of_a_card_not_held_is_refused(client, turn):
     absent = next(f"{r}{s}" for r in range(2, 10) for s in "hsdc" if (r, s.upper()) not in held)
     answer = client.post(link(game, seat, f"d.{absent}"))
     assert answer.status_code == 400 and version(game) == game.version
+
+
+def test_a_link_speaks_its_players_language_to_a_browser_logged_out(client, turn):
+    """The page follows a mail in the player's language: a phone's mail app opens it logged out,
+    its browser set to another language."""
+    game, seat = turn
+    seat.user.language = "nl"
+    seat.user.save(update_fields=["language"])
+    page = client.get(link(game, seat, "stock"), HTTP_ACCEPT_LANGUAGE="en")
+    assert page.status_code == 200
+    assert "Pak van de trekstapel" in page.content.decode()

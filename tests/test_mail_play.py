@@ -2,6 +2,7 @@
 every way a mail can be wrong or arrive twice."""
 
 from email.message import EmailMessage
+from html import escape
 
 import pytest
 
@@ -246,3 +247,94 @@ def test_the_answer_shows_in_the_notices_too(duel, client):
     client.force_login(by_seat[seat])
     page = client.get("/notices/").content.decode()
     assert f"Game #{game.pk}: your mail was not played (we answered why)." in page
+
+
+def test_the_answer_to_a_played_move_says_no_move_of_theirs_is_due(settings, mailoutbox):
+    """Once played, the turn is the next player's: the answer names no deadline as theirs (the
+    answer to a draw, whose discard is still theirs, does)."""
+    settings.MAIL_PLAY_ADDRESS = "play@example.org"
+    ann, bob = UserFactory(language="en"), UserFactory(language="en")
+    game = started_game([ann, bob], time_per_move_days=3)
+    by_seat = {s.index: s.user for s in game.seats.all()}
+    seat = to_move(game)
+    player = by_seat[seat]
+    receive(mail(turn_of(game), player.email, "stock"))
+    drew = next(m for m in mailoutbox if "now your discard" in m.subject)
+    assert "Your move is due by" in drew.body
+    card = hand_of(game, seat)[0]
+    receive(mail(turn_of(game), player.email, f"discard {card.face}"))
+    played = next(m for m in mailoutbox if "is played" in m.subject)
+    assert "Your move is due by" not in played.body
+    assert "Your move is due by" not in played.alternatives[0].content
+
+
+def test_the_dutch_answer_calls_a_game_what_the_turn_mail_does(duel, mailoutbox):
+    """The word "partij", as in "Jouw beurt in partij #…" and on the site (it said "spel")."""
+    game, by_seat = duel
+    seat = to_move(game)
+    by_seat[seat].language = "nl"
+    by_seat[seat].save(update_fields=["language"])
+    receive(mail(turn_of(game), by_seat[seat].email, "hallo"))
+    answer = mailoutbox[-1]
+    assert answer.subject == f"Partij #{game.pk}: je mail is niet gespeeld"
+    assert f"Je mail over partij #{game.pk} is niet gespeeld" in answer.body
+
+
+def test_the_answer_quotes_the_move_read_not_the_lines_after_it(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    card = hand_of(game, seat)[0]
+    text = f"stock, discard {card.face}\n\nSent from my phone"
+    got = receive(mail(turn_of(game), by_seat[seat].email, text))
+    assert got.row.outcome == "played"
+    played = next(m for m in mailoutbox if "is played" in m.subject)
+    assert f"is played: “stock, discard {card.face}”." in played.body
+    assert "Sent from my phone" not in played.body
+
+
+def test_after_a_draw_the_mail_asks_for_the_discard_once_and_no_longer_for_a_draw(duel, mailoutbox):
+    game, by_seat = duel
+    seat = to_move(game)
+    receive(mail(turn_of(game), by_seat[seat].email, "stock"))
+    drew = next(m for m in mailoutbox if "now your discard" in m.subject)
+    for body in (drew.body, drew.alternatives[0].content):
+        assert body.count("Now answer with your discard") == 1
+        assert "“stock, discard 7h”" not in body and "You drew the" in body
+
+
+# What Gmail writes above the quoted mail in Dutch and Czech (mail-parser-reply knows other forms).
+QUOTE_HEADERS = [
+    "Op vr 4 dec 2026 om 16:58 schreef Three Thirteen <games@example.org>:",
+    "Dne pá 4. 12. 2026 v 16:58 odesílatel Three Thirteen <games@example.org> napsal:",
+]
+
+
+def quoted_turn_mail(game, seat, mailoutbox):
+    send_all("your_turn")
+    turn_mail = next(m for m in mailoutbox if m.extra_headers.get("Reply-To") == turn_of(game))
+    return turn_mail, "\n".join(f"> {line}" for line in turn_mail.body.splitlines())
+
+
+@pytest.mark.parametrize("header", QUOTE_HEADERS)
+def test_a_reply_quoting_the_whole_turn_mail_under_any_header_is_read(duel, mailoutbox, header):
+    """The quote ('>' lines) is no part of the move, whatever the line above it says: it made
+    the answer too long to read."""
+    game, by_seat = duel
+    seat = to_move(game)
+    _turn_mail, quoted = quoted_turn_mail(game, seat, mailoutbox)
+    text = f"stock\n\n{header}\n\n{quoted}\n"
+    got = receive(mail(turn_of(game), by_seat[seat].email, text))
+    assert got.row.outcome == "drew", got.row.reason
+
+
+@pytest.mark.parametrize("header", QUOTE_HEADERS)
+def test_an_html_only_reply_quoting_the_turn_mail_is_read(duel, mailoutbox, header):
+    game, by_seat = duel
+    seat = to_move(game)
+    turn_mail, _quoted = quoted_turn_mail(game, seat, mailoutbox)
+    html = (
+        f'<div dir="ltr">stock</div><br><div class="gmail_quote"><div class="gmail_attr">'
+        f"{escape(header)}<br></div><blockquote>{turn_mail.alternatives[0].content}</blockquote>"
+    )
+    got = receive(mail(turn_of(game), by_seat[seat].email, None, html=html))
+    assert got.row.outcome == "drew", got.row.reason

@@ -1,6 +1,7 @@
 """The local SMTP server that takes replies to turn mails (games/mailplay/smtp.py), spoken to by a
 real SMTP client."""
 
+import logging
 import smtplib
 import socket
 from email.message import EmailMessage
@@ -62,3 +63,13 @@ def test_it_takes_mail_for_turn_addresses_only_and_refuses_huge_mail(smtp_server
         with pytest.raises(smtplib.SMTPException):
             client.sendmail("a@example.org", [address], b"Subject: x\r\n\r\n" + b"x" * MAX_BYTES)
     assert not InboundMail.objects.exists()
+
+
+def test_the_console_is_not_told_of_each_smtp_session(smtp_server, caplog):
+    """aiosmtpd logs every command of every session at INFO, senders' addresses included: the
+    quiet console of `manage.py serve` hears only its warnings."""
+    caplog.set_level(logging.INFO)
+    with smtplib.SMTP(smtp_server.hostname, smtp_server.port) as client:
+        client.noop()
+    chatter = [r for r in caplog.records if r.name.startswith("mail.log") and r.levelno < 30]
+    assert chatter == []

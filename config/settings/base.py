@@ -395,6 +395,8 @@ LOGGING = {
         # (204), and its own messages.
         "uvicorn.access": {"handlers": ["server"], "level": "INFO", "propagate": False},
         "uvicorn.error": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        # aiosmtpd (manage.py mail_server): each SMTP command of each session, senders included.
+        "mail.log": {"level": "WARNING"},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

@@ -44,6 +44,10 @@ READ_MAX_CHARACTERS = 20_000  # of the text part: a longer mail's reply is in it
 # out-of-office robots write in practice).
 AUTOMATIC_HEADERS = ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress", "List-Id")
 AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)[@+\-]", re.I)
+# Where the mail answered begins, whatever the line a mail client writes above it (in the words of
+# its language: "Op … schreef …:", "Dne … napsal:"): its first quoted line, its HTML blockquote.
+QUOTE_START = re.compile(r"^[ \t]*>", re.M)
+HTML_QUOTE_START = re.compile(r"<blockquote", re.I)
 
 
 @dataclass(frozen=True)
@@ -86,15 +90,16 @@ def reply_text(message: EmailMessage, language: str) -> str:
         return ""
     text = body.get_content()[:READ_MAX_CHARACTERS]
     if body.get_content_type() == "text/html":
+        text = HTML_QUOTE_START.split(text, 1)[0]
         text = unescape(strip_tags(re.sub(r"(?i)<br\s*/?>|</p>|</div>", "\n", text)))
-    text = text.split(MARKER, 1)[0]
+    text = QUOTE_START.split(text.split(MARKER, 1)[0], 1)[0]
     reply = EmailReplyParser(languages=[language, "en"]).parse_reply(text) or ""
     return reply.strip()
 
 
-def read_commands(text: str) -> list[Command]:
-    """The move in the reply: its lines from the first, up to the first line that is no move
-    once a move was read (a "Sent from my phone" after it). Raises CommandError."""
+def read_move(text: str) -> tuple[list[Command], str]:
+    """The move in the reply, and its words: its lines from the first, up to the first line that
+    is no move once a move was read (a "Sent from my phone" after it). Raises CommandError."""
     if len(text) > COMMAND_MAX_CHARACTERS:
         raise CommandError(_("Write only your move: this answer is too long to be one."))
     read: list[str] = []
@@ -105,8 +110,8 @@ def read_commands(text: str) -> list[Command]:
             if read:
                 break
             raise
-        read.append(line)
-    return parse_turn(" ".join(read))
+        read.append(line.strip())
+    return parse_turn(" ".join(read)), " ".join(read)
 
 
 def _seat_player(ref: TurnRef) -> tuple[Game, User] | None:
@@ -155,7 +160,8 @@ def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received
             row.command = text[:COMMAND_MAX_CHARACTERS]
             if not preferences_of(user).mail_play:
                 raise CommandError(_("Playing by mail is off in your settings."))
-            row.outcome = turn_play(game, user, ref.version, read_commands(text))
+            commands, row.command = read_move(text)  # what was played, quoted in the answer
+            row.outcome = turn_play(game, user, ref.version, commands)
         except (CommandError, GameError) as refused:
             row.outcome, row.reason = InboundMail.Outcome.REFUSED, str(refused)[:300]
         except (LookupError, ValueError, UnicodeError):  # a malformed mail: no text to read

@@ -179,7 +179,8 @@ def _table_summary(game: Game, seat: Seat) -> dict:
             for i, s in enumerate(seats)
         ],
         "since": since,
-        "deadline": game.deadline,
+        # "Your move is due by" while the move is theirs (not in the answer to a move played)
+        "deadline": game.deadline if game.to_move_seat == seat.index else None,
         "play_url": game_url(game),
         "reply_to": (reply_to := turn_reply_address(game, seat, seat.user)),
         "links": turn_links(game, seat, view) if reply_to else [],

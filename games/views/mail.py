@@ -5,6 +5,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.csp import CSP
 from django.utils.translation import gettext as _
 from django.views.decorators.csp import csp_override
@@ -41,6 +42,12 @@ def mail_turn(request, token):
         link = links.link_read(token)
     except GameError as error:
         return render(request, "games/mail_turn.html", {"error": error.message}, status=404)
+    # In the language of the mail it came from, whatever the browser that opens it (logged out).
+    with translation.override(link.seat.user.language or settings.LANGUAGE_CODE):
+        return _mail_turn_page(request, token, link)
+
+
+def _mail_turn_page(request, token, link):
     view = links.link_view(link)
     context = {"link": link, "token": token, "words": links.link_words(link, view)}
     status = 200

@@ -65,7 +65,7 @@ def _game_of(request, game_id: int) -> tuple[Game, Seat | None]:
     return game, seat
 
 
-def _act(request, game_id: int, service, invite_code: str | None = None, **fields):
+def _act(request, game_id: int, service, **fields):
     """Run a write service for the account, as the pages' views do: at a game it may not look
     at, any refusal is that there is no such game (404), whatever the service said (that the
     account has no seat, that the game is not in play...): it would tell of the game."""
@@ -73,7 +73,7 @@ def _act(request, game_id: int, service, invite_code: str | None = None, **field
         return service(game_id=game_id, user=request.user, **fields)
     except GameError:
         game, seat = viewer.game_for_viewer(game_id, request.user)
-        if game is None or not viewer.can_watch(game, seat, invite_code):
+        if game is None or not viewer.can_watch(game, seat, fields.get("invite_code")):
             raise HttpError(404, _("There is no such game.")) from None
         raise
 

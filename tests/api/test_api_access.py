@@ -339,3 +339,16 @@ def test_a_player_and_their_own_bot_are_two_accounts(client, world):
                     if status != want:
                         wrong.append(f"{user.username}: {op} at game {game.pk}: {status}")
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_private_game_is_joined_with_its_code_and_refused_alike_without(client, world):
+    """Its invitation code is the pass: with it, a seat; with a wrong one, no such game."""
+    waiting = world["waiting"]
+    join = next(op for op in OPERATIONS if op.path.endswith("/join"))
+    token = token_for(world["stranger"], "play")
+    ids = ids_of(world, waiting)
+    wrong = call(client, join, ids, token, {"invite_code": "not-the-code"})
+    assert wrong.status_code == 404 and problem(wrong) == "There is no such game."
+    right = call(client, join, ids, token, {"invite_code": waiting.invite_code})
+    assert right.status_code == 200, right.content
+    assert waiting.seats.filter(user=world["stranger"]).exists()

@@ -45,7 +45,7 @@ class SeatFacts(Schema):
     player: Player
     cards: int = Field(description="How many cards the seat holds.")
     total: int = Field(description="Its penalty points so far (lowest wins).")
-    melds: list[list[list[str]]] = Field(description="Melds it laid down this round.")
+    melds: list[list[str]] = Field(description="Melds it laid down this round, each its cards.")
     resigned: bool
     autopilot: bool
 

@@ -115,10 +115,12 @@ def leaves(data, skip=lambda key, value: False) -> Iterator[str]:
 
 
 def hands_in(data) -> list:
-    """Every non-null "hand" in a JSON answer."""
+    """Every non-null "hand" in a JSON answer but those of finished rounds (round_results: the
+    hands laid open to everyone when the round ended)."""
     if isinstance(data, dict):
         found = [data["hand"]] if data.get("hand") is not None else []
-        return found + [h for value in data.values() for h in hands_in(value)]
+        inner = [value for key, value in data.items() if key != "round_results"]
+        return found + [h for value in inner for h in hands_in(value)]
     if isinstance(data, list):
         return [h for item in data for h in hands_in(item)]
     return []

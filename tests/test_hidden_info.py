@@ -11,11 +11,10 @@ from django.urls import reverse
 
 from games import services
 from games.engine import GameState, Rules, get_bot
-from games.engine.cards import Card
-from games.engine.view import PILE_TURNED
-from games.models import Game, Move
+from games.models import Game
 from games.presentation import card_info
 from tests.factories import UserFactory, play_on, started_game
+from tests.hidden import hidden_from
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
@@ -56,33 +55,13 @@ def present(html: str) -> tuple[set[str], str]:
     return parser.tokens, " ".join(parser.text)
 
 
-def may_see(game: Game, state: GameState, viewer: int | None) -> set[Card]:
-    """What the viewer may know of this round's cards: their hand, the top discard, the melds
-    shown, every card that went by in plain sight (turned up at the deal, taken from or thrown
-    to the pile), and their own draws from the stock."""
-    seen = {state.discard_pile[-1]} if state.discard_pile else set()
-    seen |= {card for _seat, kind, card in state.pile_events if kind == PILE_TURNED}
-    if viewer is not None:
-        seen |= set(state.hands[viewer])
-    for melds in state.shown_melds:
-        seen |= {card for meld in melds for card in meld}
-    for move in Move.objects.filter(game=game, round_index=state.round_index):
-        record = move.record
-        stock_draw = record["type"] == "draw" and record["source"] == "stock"
-        if not stock_draw or record["seat"] == viewer:
-            seen.add(Card.from_token(record["card"]))
-    return seen
-
-
 def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     assert response.status_code < 500
     game.refresh_from_db()
     state = GameState.from_dict(game.state)
     if state.is_over:
         return 0
-    hidden = {c for s, hand in enumerate(state.hands) if s != viewer for c in hand}
-    hidden |= set(state.stock) | set(state.discard_pile[:-1])
-    hidden -= may_see(game, state, viewer)
+    hidden = hidden_from(game, state, viewer)
     tokens, text = present(response.content.decode())
     leaked = {c.token for c in hidden} & tokens
     assert not leaked, f"seat {viewer} was shown {leaked}"

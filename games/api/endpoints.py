@@ -15,6 +15,7 @@ from .. import invitations as invitation_services
 from .. import services
 from ..chat import chat_post
 from ..engine import GameState, Rules
+from ..errors import GameError
 from ..events import event_stream
 from ..forms import GameCreateForm
 from ..models import Game, Seat
@@ -65,6 +66,19 @@ def _game_of(request, game_id: int) -> tuple[Game, Seat | None]:
     if game is None or not viewer.can_watch(game, seat):
         raise HttpError(404, _("There is no such game."))
     return game, seat
+
+
+def _act(request, game_id: int, service, **fields):
+    """Run a write service for the account, as the pages' views do: at a game it may not look
+    at, any refusal is that there is no such game (404), whatever the service said (that the
+    account has no seat, that the game is not in play...): it would tell of the game."""
+    try:
+        return service(game_id=game_id, user=request.user, **fields)
+    except GameError:
+        game, seat = viewer.game_for_viewer(game_id, request.user)
+        if game is None or not viewer.can_watch(game, seat, fields.get("invite_code")):
+            raise HttpError(404, _("There is no such game.")) from None
+        raise
 
 
 # -- the account -------------------------------------------------------------------------------
@@ -187,6 +201,9 @@ def invitation_decline(request, invitation_id: int):
 def game_create(request, body: NewGameIn):
     """A new game, as the New game form makes it: the account takes seat 1."""
     need(request, "play")
+    unknown = sorted(set(body.variants) - set(GameCreateForm.SWITCHES))
+    if unknown:
+        raise HttpError(400, _("No such variant: %(v)s.") % {"v": ", ".join(unknown)[:200]})
     data = {
         "seat_count": body.seat_count,
         "time_per_move_days": body.time_per_move_days or "",
@@ -290,14 +307,14 @@ def game_history(request, game_id: int):
 def game_join(request, game_id: int, body: JoinIn):
     """Take a free seat (a private game: with its invitation code, or an invitation by name)."""
     need(request, "play")
-    services.game_join(game_id=game_id, user=request.user, invite_code=body.invite_code)
+    _act(request, game_id, services.game_join, invite_code=body.invite_code)
     return _facts(*_game_of(request, game_id))
 
 
 def _move(request, game_id: int, service, **fields) -> dict:
     need(request, "play")
     rate_limit_consume(user=request.user, action="move")
-    service(game_id=game_id, user=request.user, **fields)
+    _act(request, game_id, service, **fields)
     return _view(*_game_of(request, game_id))
 
 
@@ -326,7 +343,7 @@ def move_go_out(request, game_id: int, body: CardIn):
 def game_resign(request, game_id: int):
     """Resign: the account ranks last and a bot plays its seat to the end."""
     need(request, "play")
-    services.game_resign(game_id=game_id, user=request.user)
+    _act(request, game_id, services.game_resign)
     return _facts(*_game_of(request, game_id))
 
 

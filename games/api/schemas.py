@@ -210,7 +210,7 @@ class NewGameIn(Schema):
     model_config = _example(
         seat_count=3, seats=["hard", ""], time_per_move_days=3, visibility="private"
     )
-    seat_count: int = Field(2, ge=2, le=8)
+    seat_count: int = Field(ge=2, le=8)
     seats: list[str] = Field(
         default_factory=list,
         max_length=7,

@@ -19,4 +19,4 @@ class GamesConfig(AppConfig):
         def on_save(sender, instance, **kwargs):
             game_changed(instance.pk, instance.version)
 
-        post_save.connect(on_save, sender=Game, dispatch_uid="games.events")
+        post_save.connect(on_save, sender=Game, weak=False, dispatch_uid="games.events")

@@ -1,0 +1,119 @@
+"""A game's changes as server-sent events (games/events.py, views/events.py, the API's
+/games/{id}/events): a stream served by ASGI hears a move as it is committed, on Redis and
+without it; only those who may watch the table may open it; a WSGI server and a game over answer
+204 (the browser then polls)."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game
+from tests.api.helpers import token_for
+from tests.factories import UserFactory, finish_game, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+def read_after_move(client, url, move, *, headers=None, wait=3.0) -> tuple[int, list[str]]:
+    """Open the stream through ASGI, make `move` once it listens, and return its status and
+    what it said within `wait` seconds."""
+
+    async def main():
+        response = await client.get(url, headers=headers or {})
+        if response.status_code != 200:
+            return response.status_code, []
+        chunks = response.streaming_content.__aiter__()
+        said = [await chunks.__anext__()]  # the retry hint; then it subscribes
+        listening = asyncio.ensure_future(chunks.__anext__())
+        await asyncio.sleep(0.5)
+        await sync_to_async(move)()
+        try:
+            while "event: changed" not in "".join(map(str, said)):
+                said.append(await asyncio.wait_for(asyncio.shield(listening), wait))
+                listening = asyncio.ensure_future(chunks.__anext__())
+        except TimeoutError:
+            pass
+        listening.cancel()
+        try:
+            await listening
+        except (asyncio.CancelledError, StopAsyncIteration):
+            pass
+        await chunks.aclose()
+        return 200, [c.decode() if isinstance(c, bytes) else c for c in said]
+
+    return async_to_sync(main)()
+
+
+@pytest.fixture
+def game():
+    return started_game([UserFactory(), UserFactory()], is_public=False)
+
+
+def draw(game, django_capture_on_commit_callbacks):
+    def move():
+        mover = game.seats.get(index=game.to_move_seat).user
+        with django_capture_on_commit_callbacks(execute=True):
+            services.move_draw(game_id=game.pk, user=mover, version=game.version, source="stock")
+
+    return move
+
+
+@pytest.mark.redis
+def test_the_table_hears_a_move_as_it_is_committed(game, django_capture_on_commit_callbacks):
+    client = AsyncClient()
+    async_to_sync(client.aforce_login)(game.seats.get(index=0).user)
+    url = reverse("game_events", args=[game.pk])
+    status, said = read_after_move(client, url, draw(game, django_capture_on_commit_callbacks))
+    assert status == 200 and said[0].startswith("retry:")
+    assert f'"v": {game.version + 1}' in said[-1] and said[-1].startswith("event: changed")
+
+
+def test_without_redis_the_stream_looks_at_the_row(
+    game, settings, django_capture_on_commit_callbacks
+):
+    settings.REDIS_URL = ""
+    client = AsyncClient()
+    async_to_sync(client.aforce_login)(game.seats.get(index=1).user)
+    url = reverse("game_events", args=[game.pk])
+    _status, said = read_after_move(client, url, draw(game, django_capture_on_commit_callbacks))
+    assert said[-1].startswith("event: changed")
+
+
+@pytest.mark.redis
+def test_a_program_hears_it_through_the_api(game, django_capture_on_commit_callbacks):
+    token = token_for(game.seats.get(index=1).user, "read")
+    url = f"/api/v1/games/{game.pk}/events"
+    status, said = read_after_move(
+        AsyncClient(), url, draw(game, django_capture_on_commit_callbacks),
+        headers={"Authorization": f"Bearer {token}"},
+    )  # fmt: skip
+    assert status == 200 and said[-1].startswith("event: changed")
+
+
+def test_only_who_may_watch_opens_it(game):
+    stranger = AsyncClient()
+    async_to_sync(stranger.aforce_login)(UserFactory())
+    url = reverse("game_events", args=[game.pk])
+    assert async_to_sync(stranger.get)(url).status_code == 404
+    assert async_to_sync(AsyncClient().get)(url).status_code == 404
+    token = token_for(UserFactory(), "read")
+    api = f"/api/v1/games/{game.pk}/events"
+    headers = {"Authorization": f"Bearer {token}"}
+    assert async_to_sync(AsyncClient().get)(api, headers=headers).status_code == 404
+    assert async_to_sync(AsyncClient().get)(api).status_code == 401
+    play_only = {"Authorization": f"Bearer {token_for(game.seats.first().user, 'play')}"}
+    assert async_to_sync(AsyncClient().get)(api, headers=play_only).status_code == 403
+
+
+def test_wsgi_and_a_game_over_answer_204(game):
+    client = Client()
+    client.force_login(game.seats.get(index=0).user)
+    assert client.get(reverse("game_events", args=[game.pk])).status_code == 204
+    finish_game(Game.objects.get(pk=game.pk))
+    asgi = AsyncClient()
+    async_to_sync(asgi.aforce_login)(game.seats.get(index=0).user)
+    assert async_to_sync(asgi.get)(reverse("game_events", args=[game.pk])).status_code == 204

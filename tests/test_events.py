@@ -4,6 +4,7 @@ without it; only those who may watch the table may open it; a WSGI server and a 
 204 (the browser then polls)."""
 
 import asyncio
+import contextlib
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
@@ -38,10 +39,8 @@ def read_after_move(client, url, move, *, headers=None, wait=3.0) -> tuple[int, 
         except TimeoutError:
             pass
         listening.cancel()
-        try:
+        with contextlib.suppress(asyncio.CancelledError, StopAsyncIteration):
             await listening
-        except (asyncio.CancelledError, StopAsyncIteration):
-            pass
         await chunks.aclose()
         return 200, [c.decode() if isinstance(c, bytes) else c for c in said]
 

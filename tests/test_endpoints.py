@@ -122,6 +122,7 @@ ENDPOINTS = {
     "mail_turn": ("404", "404", "404", "404"),  # a turn mail's one-click link: a junk token
     "mail_preview_index": ("login", "login", "404", "404"),
     "mail_preview": ("login", "login", "404", "404"),
+    "game_events": ("404", "405", "404", "405"),  # the table's stream of changes
     # Settings → API tokens and your bots
     "api_access": ("login", "login", "ok", "400"),
     # The API (games/api): its schema and docs page for anyone; every endpoint wants a token
@@ -134,7 +135,15 @@ ENDPOINTS = {
         ("401", "401", "401", "401"),
     ),
     **dict.fromkeys(
-        ["api:me", "api:lobby", "api:invitations", "api:game", "api:game_view", "api:game_history"],
+        [
+            "api:game_events",
+            "api:me",
+            "api:lobby",
+            "api:invitations",
+            "api:game",
+            "api:game_view",
+            "api:game_history",
+        ],
         ("401", "405", "401", "405"),
     ),
     **dict.fromkeys(

@@ -7,6 +7,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
 
 from ..events import event_stream
 from ..models import Game
@@ -16,10 +17,8 @@ from .play import invite_of
 
 
 @never_cache
+@require_GET
 async def table_events(request, game_id):
-    if not isinstance(request, ASGIRequest):
-        return HttpResponse(status=204)  # served by WSGI: no stream; the table polls
-
     def watchable():
         game, seat = viewer.game_for_poll(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, invite_of(request, game_id)):
@@ -28,8 +27,10 @@ async def table_events(request, game_id):
 
     await request.auser()  # the session and user, read here, not in the stream
     game, seat = await sync_to_async(watchable)()
-    if game.status != Game.Status.ACTIVE:
-        return HttpResponse(status=204)  # nothing more will happen: do not reconnect
+    # 204 tells the browser not to reconnect: nothing more will happen, or (served by WSGI)
+    # there is no stream here, and the table polls.
+    if game.status != Game.Status.ACTIVE or not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
 
     async def presence():  # the page closes its stream while hidden
         if seat is not None:

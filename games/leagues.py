@@ -214,6 +214,8 @@ def _open_season(league_id: int) -> LeagueSeason:
 def league_join(*, league_id: int, user: User) -> LeagueEntry:
     """Enter the league's season open for players (bots too: a league's own bots)."""
     season = _open_season(league_id)
+    if user.is_bot and not user.is_site_bot:  # a player's own bot plays no league
+        raise GameError(_("Bots join through the game's creator."), status=403)
     if LeagueEntry.objects.filter(season=season, user=user).exists():
         raise GameError(_("You are already in this season."), status=409)
     return LeagueEntry.objects.create(season=season, user=user)

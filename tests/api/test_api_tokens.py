@@ -1,6 +1,8 @@
 """Personal access tokens and a player's own bots (accounts.api_tokens, accounts.services,
 the Settings → API page): shown once, kept hashed, scoped, expiring, revocable, limited."""
 
+from datetime import timedelta
+
 import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
@@ -9,7 +11,9 @@ from django.utils import timezone
 from accounts.api_tokens import token_authenticate, token_create, token_digest
 from accounts.models import ApiToken, User
 from accounts.services import own_bot_create
+from games import leagues, seeks, tournaments
 from games.departure import account_delete
+from games.errors import GameError
 from tests.api.helpers import Api, token_for
 from tests.factories import UserFactory
 
@@ -128,3 +132,19 @@ def test_deleting_the_owner_stops_their_bots_and_tokens(client):
     account_delete(user=owner)
     assert not User.objects.get(pk=bot.pk).is_active
     assert [Api(client, t).get("/me").status_code for t in tokens] == [401, 401]
+
+
+def test_an_own_bot_is_never_matched_as_a_person():
+    owner = UserFactory()
+    bot = own_bot_create(owner=owner, username="robo")
+    with pytest.raises(GameError):
+        seeks.seek_create(player=bot, seats=2, preset="classic", time_per_move_days=None)
+    league = leagues.league_create(user=owner, name="Club", preset="classic")
+    with pytest.raises(GameError):
+        leagues.league_join(league_id=league.pk, user=bot)
+    cup = tournaments.tournament_create(
+        host=owner, name="Cup", preset="classic", seats_per_table=2, rounds=2,
+        time_per_move_days=3, starts_at=timezone.now() + timedelta(days=1),
+    )  # fmt: skip
+    with pytest.raises(GameError):
+        tournaments.tournament_join(tournament_id=cup.pk, user=bot)

@@ -1,0 +1,89 @@
+"""The table hears another player's move through its stream of events (games/events.py,
+static/js/table.js), served as `manage.py serve` and production serve the site: by ASGI
+(uvicorn). While the stream is open the table's timed poll waits a minute, so a table that
+catches up sooner caught up by the event."""
+
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings as django_settings
+from django.db import connection
+
+from games import services
+from tests.e2e.conftest import PASSWORD, TIMEOUT_MS
+from tests.e2e.table import version_on, wait_until
+from tests.factories import UserFactory, started_game
+from tests.workers import wait_for
+
+pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+SERVE = (
+    "import uvicorn, sys; from django.core.asgi import get_asgi_application; "
+    "from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler; "
+    "uvicorn.run(ASGIStaticFilesHandler(get_asgi_application()), host='127.0.0.1', "
+    "port=int(sys.argv[1]), log_level='warning')"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture
+def asgi_site():
+    """The site served by uvicorn on this test's database and Redis database."""
+    port = free_port()
+    database = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
+        f"{database['NAME']}",
+        "REDIS_URL": django_settings.REDIS_URL,
+    }
+    process = subprocess.Popen([sys.executable, "-c", SERVE, str(port)], env=env)
+    try:
+        assert wait_for(lambda: listening(port), timeout=30)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_the_other_players_move_arrives_by_the_stream(browser, asgi_site):
+    ann, bob = UserFactory(), UserFactory()
+    game = started_game([ann, bob], is_public=False)
+    watcher = ann if game.to_move_seat == 1 else bob
+    mover = bob if watcher == ann else ann
+    context = browser.new_context(base_url=asgi_site, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    asked = []
+    page.on("request", lambda r: asked.append((r.resource_type, r.url)))
+    page.goto(f"/accounts/login/?next=/games/{game.pk}/")
+    page.locator("main form input[name=login]").fill(watcher.username)
+    page.locator("main form input[name=password]").fill(PASSWORD)
+    with page.expect_navigation():
+        page.locator("main form button[type=submit]").click()
+    page.wait_for_selector("#table")
+    assert wait_for(lambda: any(kind == "eventsource" for kind, _url in asked), timeout=10)
+    version = version_on(page)
+    # Longer than the table's poll (5 s): while the stream is open the timed poll waits a minute.
+    page.wait_for_timeout(6000)
+    polls = [url for _kind, url in asked if "/table/" in url]
+    assert polls == []
+    services.move_draw(game_id=game.pk, user=mover, version=version, source="stock")
+    # Only the event can bring it now: the table asks once, when it hears of the move.
+    wait_until(page, lambda: version_on(page) == version + 1, timeout=20)
+    assert len([url for _kind, url in asked if "/table/" in url]) == 1
+    context.close()

@@ -104,6 +104,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif env_bool("DATABASE_POOL", False):
+    # An ASGI server (config/asgi.py sets DATABASE_POOL) runs each request's database work in a
+    # thread of its own: a connection kept per thread would be left open by every thread that
+    # ends, so the process shares a pool instead (psycopg's), each request borrowing one.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "8")),
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"

@@ -20,10 +20,12 @@ from tests.workers import wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
+# The site's ASGI application (config/asgi.py: its database pool too), with the static files
+# Django's finders hold (the tests collect none).
 SERVE = (
-    "import uvicorn, sys; from django.core.asgi import get_asgi_application; "
+    "import uvicorn, sys; from config.asgi import application; "
     "from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler; "
-    "uvicorn.run(ASGIStaticFilesHandler(get_asgi_application()), host='127.0.0.1', "
+    "uvicorn.run(ASGIStaticFilesHandler(application), host='127.0.0.1', "
     "port=int(sys.argv[1]), log_level='warning')"
 )
 

@@ -13,18 +13,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from tests.workers import wait_for
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def port_taken(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
+from tests.workers import free_port, port_taken, wait_for
 
 
 class PrivateRedis:

@@ -3,7 +3,6 @@ real SMTP client."""
 
 import logging
 import smtplib
-import socket
 from email.message import EmailMessage
 
 import pytest
@@ -14,14 +13,9 @@ from games.mailplay.smtp import MAX_BYTES, TurnMailHandler
 from games.models import Game, InboundMail
 from games.notifications.reply_tokens import TurnRef, reply_address
 from tests.factories import UserFactory, started_game
+from tests.workers import free_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

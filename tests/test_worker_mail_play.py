@@ -4,32 +4,23 @@ a real Celery worker on Redis plays the bot and sends the mails; and again by th
 links, logged out."""
 
 import itertools
-import os
 import re
 import smtplib
-import socket
-import subprocess
 import sys
 from dataclasses import dataclass
 
 import pytest
 from django.core import mail
-from django.db import connection
 from django.test import Client
 
 from games import services
 from games.engine import Rules
 from games.models import Game, InboundMail, Move
 from tests.factories import UserFactory
-from tests.workers import wait_for
+from tests.workers import site_process, wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 MAX_TURNS = 400  # a game of 11 rounds takes Ann some 80 turns: a bound, never reached
-
-
-def listening(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
 
 
 @dataclass
@@ -42,27 +33,12 @@ class SmtpServer:
 def smtp_server(settings):
     """`manage.py mail_server`, the process `manage.py serve` runs, on this test's database."""
     settings.MAIL_PLAY_ADDRESS = "play@localhost"
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    database = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
-        f"{database['NAME']}",
-        "MAIL_PLAY_ADDRESS": settings.MAIL_PLAY_ADDRESS,
-    }
-    process = subprocess.Popen(
-        [sys.executable, str(settings.BASE_DIR / "manage.py"), "mail_server", f"127.0.0.1:{port}"],
-        env=env,
-    )
-    try:
-        assert wait_for(lambda: listening(port), timeout=30)
+    manage = str(settings.BASE_DIR / "manage.py")
+    with site_process(
+        lambda port: [sys.executable, manage, "mail_server", f"127.0.0.1:{port}"],
+        MAIL_PLAY_ADDRESS=settings.MAIL_PLAY_ADDRESS,
+    ) as port:
         yield SmtpServer("127.0.0.1", port)
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def a_game_against_the_bot(settings):

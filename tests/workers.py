@@ -1,7 +1,10 @@
 """A real Celery worker on Redis for tests (the `worker` fixture in tests/conftest.py) and waiting
 for what it does."""
 
+import contextlib
 import os
+import socket
+import subprocess
 import time
 
 
@@ -23,3 +26,40 @@ def clear_broker():
     celery_app.control.purge()
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     client.delete("unacked", "unacked_index", "unacked_mutex")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_taken(port: int) -> bool:
+    with socket.socket() as probe:
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@contextlib.contextmanager
+def site_process(argv, **env):
+    """A process of the site (`argv(port)`: its command for a free port) on this test's
+    database and Redis database, `env` added; yields the port once it listens, stopped after."""
+    from django.conf import settings
+    from django.db import connection
+
+    port = free_port()
+    database = connection.settings_dict
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
+        f"{database['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+        **env,
+    }
+    process = subprocess.Popen(argv(port), env=env)
+    try:
+        assert wait_for(lambda: port_taken(port), timeout=30)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -3,20 +3,15 @@ static/js/table.js), served as `manage.py serve` and production serve the site: 
 (uvicorn). While the stream is open the table's timed poll waits a minute, so a table that
 catches up sooner caught up by the event."""
 
-import os
-import socket
-import subprocess
 import sys
 
 import pytest
-from django.conf import settings as django_settings
-from django.db import connection
 
 from games import services
 from tests.e2e.conftest import PASSWORD, TIMEOUT_MS
 from tests.e2e.table import version_on, wait_until
 from tests.factories import UserFactory, started_game
-from tests.workers import wait_for
+from tests.workers import site_process, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -30,36 +25,11 @@ SERVE = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def listening(port: int) -> bool:
-    with socket.socket() as probe:
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture
 def asgi_site():
     """The site served by uvicorn on this test's database and Redis database."""
-    port = free_port()
-    database = connection.settings_dict
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/"
-        f"{database['NAME']}",
-        "REDIS_URL": django_settings.REDIS_URL,
-    }
-    process = subprocess.Popen([sys.executable, "-c", SERVE, str(port)], env=env)
-    try:
-        assert wait_for(lambda: listening(port), timeout=30)
+    with site_process(lambda port: [sys.executable, "-c", SERVE, str(port)]) as port:
         yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def test_the_other_players_move_arrives_by_the_stream(browser, asgi_site):

@@ -17,8 +17,9 @@ import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import StreamingHttpResponse
 
 from .models import Game
@@ -64,6 +65,26 @@ def game_changed(game_id: int, version: int) -> None:
             log.warning("game %s: event not published (%s)", game_id, error)
 
     transaction.on_commit(publish)
+
+
+def release_connection() -> None:
+    """Give back this thread's database connection (to the pool, or closed): a stream lives for
+    minutes and would hold it all that time, one per open table. Not inside a transaction (a
+    test's own)."""
+    if not connection.in_atomic_block:
+        connection.close()
+
+
+async def briefly(work: Callable, *args, **kwargs):
+    """`work` run in the request's thread, its database connection given back after."""
+
+    def run():
+        try:
+            return work(*args, **kwargs)
+        finally:
+            release_connection()
+
+    return await sync_to_async(run)()
 
 
 def _event(data: dict) -> str:
@@ -118,7 +139,7 @@ async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
     seen = None
     rows = Game.objects.filter(pk=game_id).values_list(*fields)
     while True:
-        now = await rows.afirst()
+        now = await briefly(rows.first)
         if seen is not None and now != seen:
             yield {"v": now[0] if now else None, "t": time.time()}
         else:

@@ -116,3 +116,27 @@ def test_wsgi_and_a_game_over_answer_204(game):
     asgi = AsyncClient()
     async_to_sync(asgi.aforce_login)(game.seats.get(index=0).user)
     assert async_to_sync(asgi.get)(reverse("game_events", args=[game.pk])).status_code == 204
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_stream_holds_no_database_connection():
+    """A stream lives for minutes, one per open table: the look at who may watch gives its
+    connection back at once (else some hundred open tables would use up PostgreSQL's)."""
+    from django.db import connection
+
+    game = started_game([UserFactory(), UserFactory()], is_public=False)
+    client = AsyncClient()
+    async_to_sync(client.aforce_login)(game.seats.get(index=0).user)
+    connection.close()
+
+    async def open_stream():
+        response = await client.get(reverse("game_events", args=[game.pk]))
+        chunks = response.streaming_content.__aiter__()
+        first = await chunks.__anext__()
+        held = await sync_to_async(lambda: connection.connection is not None)()
+        await chunks.aclose()
+        return response.status_code, first, held
+
+    status, first, held = async_to_sync(open_stream)()
+    assert status == 200 and first.startswith(b"retry:")
+    assert not held

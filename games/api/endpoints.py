@@ -16,7 +16,7 @@ from .. import services
 from ..chat import chat_post
 from ..engine import GameState, Rules
 from ..errors import GameError
-from ..events import event_stream
+from ..events import briefly, event_stream
 from ..forms import GameCreateForm
 from ..models import Game, Seat
 from ..ratelimit import rate_limit_consume
@@ -370,7 +370,7 @@ async def game_events(request, game_id: int):
     between, for five minutes (then reconnect). Fetch the view when it says so. 204 for a game
     over, and where the site is served without ASGI (then poll)."""
     await sync_to_async(need)(request, "read")
-    game, _seat = await sync_to_async(_game_of)(request, game_id)
+    game, _seat = await briefly(_game_of, request, game_id)  # and the token's look, given back
     if not isinstance(request, ASGIRequest) or game.status in (
         Game.Status.FINISHED,
         Game.Status.CANCELLED,

@@ -2,14 +2,13 @@
 table hears a move within a moment instead of polling for it. Who may open it is who may watch
 the table; it carries no card, only "changed", and the table then asks as its poll would."""
 
-from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from ..events import event_stream
+from ..events import briefly, event_stream
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..selectors import viewer
@@ -25,8 +24,8 @@ async def table_events(request, game_id):
             raise Http404(_("There is no such game."))
         return game, seat
 
-    await request.auser()  # the session and user, read here, not in the stream
-    game, seat = await sync_to_async(watchable)()
+    await briefly(lambda: request.user.pk)  # the session and user, read here, not in the stream
+    game, seat = await briefly(watchable)
     # 204 tells the browser not to reconnect: nothing more will happen, or (served by WSGI)
     # there is no stream here, and the table polls.
     if game.status != Game.Status.ACTIVE or not isinstance(request, ASGIRequest):
@@ -34,6 +33,6 @@ async def table_events(request, game_id):
 
     async def presence():  # the page closes its stream while hidden
         if seat is not None:
-            await sync_to_async(seat_record_presence)(seat=seat)
+            await briefly(seat_record_presence, seat=seat)
 
     return event_stream(game_id, on_tick=presence)

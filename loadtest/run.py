@@ -244,9 +244,15 @@ class Run:
 
     @property
     def rps(self) -> float:
-        """All requests a second (a move's kinds are inside "move")."""
+        """All requests a second (a move's kinds are inside "move"; a move seen and a stream
+        lost are no requests)."""
         kinds = self.results["kinds"].items()
-        return sum(k["rps"] for name, k in kinds if not name.startswith("move: "))
+        not_requests = ("move seen", "events: stream lost")
+        return sum(
+            k["rps"]
+            for name, k in kinds
+            if not name.startswith("move: ") and name not in not_requests
+        )
 
 
 def run_once(args, env, processes, label, players, number, work: Path, base: str) -> Run:

@@ -2,14 +2,21 @@
 accounts and games and sets LOADTEST_PLAYERS and LOADTEST_RESULTS).
 
 Each player logs in through the login page, opens the dashboard and its game's table, then
-behaves like a browser with the table open: it polls the table's partial at the pace the page
-asks for (every 5 s, every second while a bot is to move) with the version and chat count the
-page carries, and on its turn thinks a moment, draws (the stock, or the pile when the stock is
-refused), thinks again and discards the card the hint advises, or goes out when the table offers
-it. It reads all of this from the HTML it is served (loadtest/table.py), as its user would. Now
-and then it goes back to the dashboard and reopens the table, and it fetches the cheap
-baselines: the web app's manifest (the cheapest view: Django's whole middleware, the session
-and the player, no other query), a static file (whitenoise, before Django's views) and /healthz.
+behaves like a browser with the table open. With LOADTEST_TABLE=events (the default) it keeps the
+table's stream of events open (/games/N/events/, read by a greenlet of its own, as table.js's
+EventSource), and at each "changed" fetches the table's partial as the page's refresh does (htmx's
+headers, the version and chat count the page carries); a player who was waiting, not moving,
+records the time from the event's publication (its `t`) to the fetched table showing that version
+as "move seen" (the other player's or the bot's move, seen). While the stream is open the table
+polls only once a minute, a fallback; where there is none (the server answers 204: WSGI) it polls
+as with LOADTEST_TABLE=poll: at the pace the page asks for (every 5 s, every second while a bot is
+to move), with the version and chat count the page carries. On its turn it thinks a moment, draws
+(the stock, or the pile when the stock is refused), thinks again and discards the card the hint
+advises, or goes out when the table offers it. It reads all of this from the HTML it is served
+(loadtest/table.py), as its user would. Now and then it goes back to the dashboard and reopens
+the table (and its stream), and it fetches the cheap baselines: the web app's manifest (the
+cheapest view: Django's whole middleware, the session and the player, no other query), a static
+file (whitenoise, before Django's views) and /healthz.
 
 Timings are recorded from LOADTEST_WARMUP seconds after every player has arrived until the run
 stops, per kind of request; the summary (p50, p95, p99, requests per second, errors) goes to
@@ -23,9 +30,13 @@ import time
 from collections import defaultdict
 
 import gevent
+import gevent.event
+from geventhttpclient import HTTPClient
+from geventhttpclient.url import URL
 from locust import FastHttpUser, events, task
 from locust.exception import StopUser
 
+from loadtest.sse import read_events
 from loadtest.stats import percentile
 from loadtest.table import Table, csrf_token, parse_table
 
@@ -36,6 +47,11 @@ WARMUP_SECONDS = float(os.environ.get("LOADTEST_WARMUP", "10"))
 CHEAP_EVERY_SECONDS = 10  # each player fetches the manifest this often
 BASELINES_EVERY_SECONDS = 30  # and the static file and /healthz this often
 REVISIT_CHANCE = 0.25  # after a turn, the chance the player looks at the dashboard and back
+TABLE_MODE = os.environ.get("LOADTEST_TABLE", "events")  # or "poll": the table before events
+FALLBACK_SECONDS = 60  # with the stream open, the table's timed poll runs this seldom (table.js)
+STREAM_OPENINGS = 30  # per table opened: the stream is reconnected at most this often
+STREAM_RETRY_SECONDS = 2  # the stream's retry hint (games/events.py)
+STREAM_TIMEOUT_SECONDS = 40  # silence on the stream for longer than this is a lost stream
 STATIC_SCRIPT = re.compile(r'<script src="(/static/js/table[^"]*)"')
 
 with open(os.environ["LOADTEST_PLAYERS"]) as players_file:
@@ -117,6 +133,11 @@ class Player(FastHttpUser):
         self.game = account["game"]
         self.csrf = None
         self.table: Table | None = None
+        self.listener: gevent.Greenlet | None = None
+        self.stream_live = False  # the stream of events is open: the table polls once a minute
+        self.moving = False  # a move of this player's is on its way
+        self.changed = gevent.event.Event()  # the stream said "changed" and the table was fetched
+        self.last_asked = time.monotonic()  # the table's last GET (table.js's lastAsked)
         self.static_url = "/static/js/table.js"
         now = time.monotonic()
         self.next_cheap = now + random.uniform(0, CHEAP_EVERY_SECONDS)
@@ -125,6 +146,10 @@ class Player(FastHttpUser):
         self.open_dashboard()
         self.open_table()
         gevent.sleep(random.uniform(0, self.table.poll_seconds if self.table else 1))
+
+    def on_stop(self):
+        if self.listener is not None:
+            self.listener.kill(block=False)
 
     # -- requests, each timed and judged ---------------------------------------------------
 
@@ -160,20 +185,103 @@ class Player(FastHttpUser):
         if script := STATIC_SCRIPT.search(page.text or ""):
             self.static_url = script.group(1)
         self.read(page)
+        if TABLE_MODE == "events":  # a page (re)loaded: its EventSource is a new one
+            if self.listener is not None:
+                self.listener.kill()
+            self.listener = gevent.spawn(self.listen)
 
     def read(self, response):
+        """Keep the table a response shows, unless an answer to an older request shows an older
+        version than the one kept (the stream's fetches run beside the player's moves)."""
         table = parse_table(response.text or "")
-        if table is not None:
+        if table is not None and (self.table is None or table.version >= self.table.version):
             self.table = table
+
+    def ask_table(self, kind):
+        """The table's GET, as its poll or its refresh sends it."""
+        self.last_asked = time.monotonic()
+        poll, ms = self.fetch(kind, "GET", self.table.poll_url, htmx=True, expect=(200, 204))
+        if poll.status_code == 200:
+            self.read(poll)
+        return poll, ms
 
     def move(self, action, field, value):
         data = {field: value, "version": str(self.table.version)}
         if self.table.chat is not None:  # as the browser sends the form's hidden fields
             data["c"] = self.table.chat
         url = f"/games/{self.game}/{action}/"
-        response, ms = self.fetch("move", "POST", url, htmx=True, data=data)
-        RECORDER.add(f"move: {action}", ms)
-        self.read(response)
+        self.moving = True
+        try:
+            response, ms = self.fetch("move", "POST", url, htmx=True, data=data)
+            RECORDER.add(f"move: {action}", ms)
+            self.read(response)
+        finally:
+            self.moving = False
+
+    # -- the stream of events (a greenlet per table opened) ---------------------------------
+
+    def listen(self):
+        """Keep the table's stream open while the game goes on, reconnecting after the server
+        closes it (at most STREAM_OPENINGS times); stop when it answers 204 (no stream here:
+        the table polls) or the game is over."""
+        client = HTTPClient.from_url(
+            URL(self.host), concurrency=1, connection_timeout=10,
+            network_timeout=STREAM_TIMEOUT_SECONDS,
+        )  # fmt: skip
+        try:
+            for _opening in range(STREAM_OPENINGS):
+                table = self.table
+                if table is None or table.over or not table.events_url:
+                    return
+                if not self.stream_once(client, table.events_url):
+                    return
+                gevent.sleep(STREAM_RETRY_SECONDS)
+        finally:
+            self.stream_live = False
+            client.close()
+
+    def stream_once(self, client, url) -> bool:
+        """One connection of the stream, read to its end; whether to reconnect."""
+        cookies = "; ".join(f"{c.name}={c.value}" for c in self.client.cookiejar)
+        headers = {"Accept": "text/event-stream", "Cookie": cookies}
+        start = time.perf_counter()
+        try:
+            response = client.get(url, headers=headers)
+        except Exception as error:  # refused, reset, timed out: try again later
+            RECORDER.add("events: stream opened", _ms_since(start), f"GET {url}: {error!r}")
+            return True
+        status = response.status_code
+        error = None if status in (200, 204) else f"GET {url} answered {status}"
+        RECORDER.add("events: stream opened", _ms_since(start), error)
+        if status != 200:
+            response.release()
+            return status != 204
+        self.stream_live = True
+        try:
+            for event in read_events(lambda: response.readline(b"\n")):
+                if event.name == "changed" and not self.heard(json.loads(event.data)):
+                    return False
+        except Exception as error:  # the stream lost (a timeout, a reset)
+            RECORDER.add("events: stream lost", 0.0, f"{url}: {error!r}")
+        finally:
+            self.stream_live = False
+            response.release()
+        return True
+
+    def heard(self, data: dict) -> bool:
+        """The table's answer to "changed", as the page's refresh; whether the game goes on."""
+        table = self.table
+        if table is None or table.over:
+            return False
+        # Waiting (not this player's turn, no move of theirs on its way): the change is another's.
+        waiting = not self.moving and not table.my_turn
+        before = table.version
+        self.ask_table(on_event_kind)
+        version, published = data.get("v"), data.get("t")
+        if waiting and version is not None and before < version <= self.table.version:
+            RECORDER.add("move seen", (time.time() - published) * 1000)
+        self.changed.set()
+        return not self.table.over
 
     # -- the player --------------------------------------------------------------------------
 
@@ -201,10 +309,22 @@ class Player(FastHttpUser):
             return
         if table.sources:  # the draw was refused: the table it answered says what now
             return
+        if self.stream_live:
+            self.await_change()
+            return
         gevent.sleep(table.poll_seconds)
-        poll, _ms = self.fetch(poll_kind, "GET", table.poll_url, htmx=True, expect=(200, 204))
-        if poll.status_code == 200:
-            self.read(poll)
+        self.ask_table(poll_kind)
+
+    def await_change(self):
+        """With the stream open: wait for its "changed" (the greenlet fetched the table), up to
+        the next baseline; poll when the table has not asked for FALLBACK_SECONDS."""
+        self.changed.clear()
+        due = self.last_asked + FALLBACK_SECONDS
+        until = min(due, self.next_cheap, self.next_baselines)
+        if self.changed.wait(timeout=max(0.0, until - time.monotonic())):
+            return
+        if time.monotonic() >= due and self.table is not None and not self.table.over:
+            self.ask_table(poll_kind)
 
     def think(self):
         gevent.sleep(random.uniform(*THINK_SECONDS))
@@ -222,3 +342,11 @@ class Player(FastHttpUser):
 
 def poll_kind(status: int) -> str:
     return "poll, unchanged (204)" if status == 204 else "poll, changed"
+
+
+def on_event_kind(status: int) -> str:
+    return "on event, unchanged (204)" if status == 204 else "on event, changed"
+
+
+def _ms_since(start: float) -> float:
+    return (time.perf_counter() - start) * 1000

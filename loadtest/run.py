@@ -2,9 +2,11 @@
 
 Recreates its own PostgreSQL database (LOADTEST_DATABASE_URL; its name must contain "load") and
 empties its own Redis database (LOADTEST_REDIS_URL, not db 0), migrates, collects the static
-files, then starts on 127.0.0.1 gunicorn (several sync workers), a Celery worker and beat, all on
-config.settings.loadtest (production's, over plain HTTP). For each run it seeds new players and
-games (loadtest/seed.py) and runs locust headless (loadtest/locustfile.py) for a bounded number
+files, then starts on 127.0.0.1 gunicorn (several uvicorn workers serving the ASGI application,
+loadtest/asgi.py, timed; or with --server wsgi several sync workers, as before events), a Celery
+worker and beat, all on config.settings.loadtest (production's, over plain HTTP). For each run it
+seeds new players and games (loadtest/seed.py) and runs locust headless (loadtest/locustfile.py:
+the table on its stream of events, or with --table poll polling as before) for a bounded number
 of players and seconds, sampling meanwhile the CPU of each process group and PostgreSQL's
 backends (from pg_stat_activity: how many are active, how many wait on a lock). First the
 target runs (50 players, twice by default), then one run per step of players. Every process it
@@ -41,11 +43,19 @@ from loadtest.stats import percentile
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 TARGET_MOVE_RATIO, TARGET_POLL_RATIO, KNEE_MS = 4.0, 2.0, 500.0
+# Issue 33's targets for the table on events, at EVENTS_TARGET_PLAYERS: a move's p95 within 2x
+# the cheap view's, the machine under 60% busy, the other player's move seen within 500 ms (p95).
+EVENTS_TARGET_PLAYERS, EVENTS_MOVE_RATIO, EVENTS_BUSY, SEEN_MS = 100, 2.0, 0.60, 500.0
 ROWS = [  # (label, kind recorded by the locustfile)
     ("dashboard", "dashboard"),
     ("table page", "table"),
     ("poll, unchanged (204)", "poll, unchanged (204)"),
     ("poll, changed", "poll, changed"),
+    ("on event, unchanged (204)", "on event, unchanged (204)"),
+    ("on event, changed", "on event, changed"),
+    ("move seen (by the other)", "move seen"),
+    ("stream opened", "events: stream opened"),
+    ("stream lost", "events: stream lost"),
     ("move (all)", "move"),
     ("  draw", "move: draw"),
     ("  discard", "move: discard"),
@@ -59,6 +69,7 @@ ROWS = [  # (label, kind recorded by the locustfile)
 
 # gunicorn's access log: the time each request spent in a worker (µs), to tell the time a
 # request waited for a free worker (the client's time less this) from the time it was served.
+# Its uvicorn workers log no duration: loadtest/asgi.py writes the same line.
 ACCESS_FORMAT = "%(m)s %(U)s %(s)s %(D)s"
 
 
@@ -98,6 +109,18 @@ def wait_healthy(base: str, processes: Processes, seconds: float = 90) -> None:
                 return
         time.sleep(1)
     raise RuntimeError(f"/healthz was not 200 within {seconds:.0f} s")
+
+
+def gunicorn_argv(args, work: Path) -> list[str]:
+    """gunicorn with uvicorn's workers on the timed ASGI application, or sync workers on WSGI
+    with gunicorn's own access log (the same line)."""
+    common = ["--workers", str(args.workers), "--bind", f"127.0.0.1:{args.port}",
+              "--graceful-timeout", "5"]  # fmt: skip
+    if args.server == "asgi":
+        app = ["loadtest.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
+        return [PY, "-m", "gunicorn", *app, *common]
+    log = ["--access-logfile", str(work / "access.log"), "--access-logformat", ACCESS_FORMAT]
+    return [PY, "-m", "gunicorn", "config.wsgi", *common, *log]
 
 
 # -- measuring what the machine does ---------------------------------------------------------
@@ -221,9 +244,15 @@ class Run:
 
     @property
     def rps(self) -> float:
-        """All requests a second (a move's kinds are inside "move")."""
+        """All requests a second (a move's kinds are inside "move"; a move seen and a stream
+        lost are no requests)."""
         kinds = self.results["kinds"].items()
-        return sum(k["rps"] for name, k in kinds if not name.startswith("move: "))
+        not_requests = ("move seen", "events: stream lost")
+        return sum(
+            k["rps"]
+            for name, k in kinds
+            if not name.startswith("move: ") and name not in not_requests
+        )
 
 
 def run_once(args, env, processes, label, players, number, work: Path, base: str) -> Run:
@@ -241,6 +270,7 @@ def run_once(args, env, processes, label, players, number, work: Path, base: str
         "LOADTEST_PLAYERS": str(players_file),
         "LOADTEST_RESULTS": str(results_file),
         "LOADTEST_WARMUP": str(args.warmup),
+        "LOADTEST_TABLE": args.table,
     }
     errors_before = server_errors(work)
     say(
@@ -334,6 +364,12 @@ def print_run(run: Run) -> None:
         if name in run.served
     )
     say(f"  time in a gunicorn worker, p50/p95 ms (the rest is waiting for one): {served}")
+    seen = run.kind("move seen")
+    if seen:
+        say(
+            f"  the other's move seen (from its event's publication to the table showing it): "
+            f"p50 {seen['p50']:.0f} ms, p95 {seen['p95']:.0f} ms, p99 {seen['p99']:.0f} ms"
+        )
     usage = run.usage
     cores = ", ".join(f"{g} {c:.2f}" for g, c in usage.cores.items())
     say(
@@ -363,7 +399,7 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
     )
     header = (
         f"  {'run':10s} {'players':>7s} {'req/s':>7s} {'cheap':>7s} {'poll204':>7s} "
-        f"{'poll200':>7s} {'move':>7s} {'table':>7s} {'dash':>7s} {'move/ch':>7s} "
+        f"{'poll200':>7s} {'move':>7s} {'seen':>7s} {'table':>7s} {'dash':>7s} {'move/ch':>7s} "
         f"{'poll/ch':>7s} {'errors':>6s} {'web CPU':>7s} {'pg CPU':>6s} {'busy':>5s}"
     )
     say(header)
@@ -373,7 +409,8 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
         say(
             f"  {run.label:10s} {run.players:7d} {run.rps:7.1f} {run.p95('cheap: manifest'):7.1f} "
             f"{run.p95('poll, unchanged (204)'):7.1f} {run.p95('poll, changed'):7.1f} "
-            f"{run.p95('move'):7.1f} {run.p95('table'):7.1f} {run.p95('dashboard'):7.1f} "
+            f"{run.p95('move'):7.1f} {run.p95('move seen'):7.1f} {run.p95('table'):7.1f} "
+            f"{run.p95('dashboard'):7.1f} "
             f"{run.ratio('move'):6.2f}x {run.ratio('poll, unchanged (204)'):6.2f}x "
             f"{run.errors:6d} {web:7.2f} {pg:6.2f} {run.usage.machine_busy:5.0%}"
         )
@@ -388,6 +425,20 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
             f"  {run.label}: targets {'met' if met else 'NOT met'}; inside a worker a move took "
             f"{served:.1f}x the cheap view's time (p50; the client's ratio adds the wait for one)"
         )
+    for run in [*target, *steps]:
+        if run.players == EVENTS_TARGET_PLAYERS:
+            met = (
+                run.ratio("move") <= EVENTS_MOVE_RATIO
+                and run.usage.machine_busy < EVENTS_BUSY
+                and run.kind("move seen")
+                and run.p95("move seen") <= SEEN_MS
+            )
+            say(
+                f"  {run.label}: events targets {'met' if met else 'NOT met'} (move "
+                f"{run.ratio('move'):.2f}x the cheap view, <= {EVENTS_MOVE_RATIO:.0f}x; machine "
+                f"{run.usage.machine_busy:.0%} busy, < {EVENTS_BUSY:.0%}; seen p95 "
+                f"{run.p95('move seen'):.0f} ms, <= {SEEN_MS:.0f} ms)"
+            )
     # The knee: the fewest players whose run saw a move's p95 pass 500 ms (target runs count).
     ordered = sorted([*target, *steps], key=lambda run: run.players)
     knee = next((run for run in ordered if run.p95("move") > KNEE_MS), None)
@@ -407,6 +458,14 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description="Load test: locust against gunicorn + Celery.")
+    parser.add_argument(
+        "--server", choices=("asgi", "wsgi"), default="asgi",
+        help="gunicorn's workers: uvicorn's (ASGI, the table's stream served) or sync (WSGI)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--table", choices=("events", "poll"), default="events",
+        help="the players' table: on its stream of events (polling where there is none) or polling",
+    )  # fmt: skip
     parser.add_argument("--target-players", type=int, default=50)
     parser.add_argument("--target-runs", type=int, default=2)
     parser.add_argument(
@@ -414,7 +473,7 @@ def main() -> None:
     )
     parser.add_argument("--seconds", type=int, default=45, help="measured seconds per run")
     parser.add_argument("--warmup", type=int, default=10, help="seconds before measuring")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn's sync workers")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn's workers")
     parser.add_argument("--celery-concurrency", type=int, default=2)
     parser.add_argument("--port", type=int, default=int(os.environ.get("LOADTEST_PORT", "8089")))
     args = parser.parse_args()
@@ -441,6 +500,7 @@ def main() -> None:
         "SITE_URL": base,
         "PYTHONPATH": str(ROOT),
         "LOG_LEVEL": "WARNING",
+        "LOADTEST_ACCESS_LOG": str(work / "access.log"),
     }
     processes = Processes(cwd=ROOT, log_dir=work)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # run the finally below
@@ -457,12 +517,8 @@ def main() -> None:
             [*manage, "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
         )
         processes.start(
-            "gunicorn",
-            [PY, "-m", "gunicorn", "config.wsgi", "--workers", str(args.workers),
-             "--bind", f"127.0.0.1:{args.port}", "--graceful-timeout", "5",
-             "--access-logfile", str(work / "access.log"), "--access-logformat", ACCESS_FORMAT],
-            env,
-        )  # fmt: skip
+            "gunicorn", gunicorn_argv(args, work), {**env, "LOADTEST_SERVER": args.server}
+        )
         processes.start(
             "celery worker",
             [PY, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",
@@ -486,7 +542,8 @@ def main() -> None:
         )  # fmt: skip
         wait_healthy(base, processes)
         say(
-            f"gunicorn ({args.workers} workers), Celery worker ({args.celery_concurrency}) and "
+            f"gunicorn ({args.workers} {args.server} workers), players' table on {args.table}, "
+            f"Celery worker ({args.celery_concurrency}) and "
             f"beat up; BOT_MOVE_DELAY_SECONDS={os.environ.get('BOT_MOVE_DELAY_SECONDS', '1.5')}"
         )
         plan = [(f"target {i + 1}", args.target_players) for i in range(args.target_runs)]
@@ -499,6 +556,9 @@ def main() -> None:
         print_summary(target, stepped)
     finally:
         processes.stop()
+    if any(run.server_errors for run in [*target, *stepped]):
+        say(f"Server errors: the logs are kept in {work}")
+        return
     shutil.rmtree(work, ignore_errors=True)  # kept when something failed, for its logs
 
 

@@ -1,14 +1,16 @@
 """What a player reads off the table's HTML, as a browser's user would: whose turn, what may be
-drawn, which cards may be discarded or go out, the hint's advice, and where and how often to
-poll. Parsed with regular expressions over the markup of templates/games/table.html (the table
-partial, whose tags may break between attributes); tests/test_loadtest_table.py renders a real
-table and checks each field, so a template change that breaks the load test fails a test first."""
+drawn, which cards may be discarded or go out, the hint's advice, where and how often to poll,
+and where the stream of the game's changes is. Parsed with regular expressions over the markup
+of templates/games/table.html (the table partial, whose tags may break between attributes);
+tests/test_loadtest_table.py renders a real table and checks each field, so a template change
+that breaks the load test fails a test first."""
 
 import html
 import re
 from dataclasses import dataclass, field
 
 TABLE = re.compile(r'<div id="table"[^>]*\bdata-version="(\d+)"([^>]*)>')
+EVENTS = re.compile(r'data-events="([^"]+)"')
 POLL = re.compile(r'hx-get="([^"]+)"\s+hx-trigger="every (\d+)s')
 PILE = re.compile(r'<button type="submit" name="source" value="(stock|discard)"([^>]*)>')
 DISABLED = re.compile(r"\sdisabled(\s|$)")
@@ -28,6 +30,7 @@ class Table:
     version: int
     poll_url: str | None  # None once the game is over: the table stops polling
     poll_seconds: int
+    events_url: str | None = None  # the stream of the game's changes (while it is active)
     sources: list[str] = field(default_factory=list)  # the piles the player may draw from now
     discards: list[tuple[str, str]] = field(
         default_factory=list
@@ -35,6 +38,10 @@ class Table:
     go_out: list[str] = field(default_factory=list)  # tokens the player may go out with
     hint: str | None = None  # the name of the card the hint would discard
     chat: str | None = None  # the chat's version the page holds, which its move forms send
+
+    @property
+    def my_turn(self) -> bool:
+        return bool(self.sources or self.discards or self.go_out)
 
     @property
     def over(self) -> bool:
@@ -59,6 +66,8 @@ def parse_table(page: str) -> Table | None:
         poll_url=html.unescape(poll.group(1)) if poll else None,
         poll_seconds=int(poll.group(2)) if poll else 0,
     )
+    if events := EVENTS.search(found.group(2)):
+        table.events_url = html.unescape(events.group(1))
     table.sources = [source for source, rest in PILE.findall(page) if not DISABLED.search(rest)]
     for token, label in DISCARD.findall(page):
         name = html.unescape(label).removeprefix("Discard the ").removesuffix(" (just drawn)")

@@ -26,6 +26,7 @@ def test_a_turn_is_played_from_what_the_table_shows(client, duel):
     assert table.version == game.version and not table.over
     assert table.poll_url == f"{reverse('game_table', args=[game.pk])}?v={game.version}&c=0"
     assert table.poll_seconds == 5 and table.chat == "0"
+    assert table.events_url == reverse("game_events", args=[game.pk])
     assert "stock" in table.sources and table.discards == [] and table.go_out == []
 
     headers = {"HTTP_HX_REQUEST": "true", "HTTP_X_CSRFTOKEN": csrf_token(page)}
@@ -57,7 +58,7 @@ def test_the_other_player_may_not_draw_and_a_finished_game_stops_polling(client,
     assert table.sources == [] and table.discards == [] and not table.over
     services.game_resign(game_id=game.pk, user=waiting)
     table = parse_table(client.get(reverse("game", args=[game.pk])).content.decode())
-    assert table.over
+    assert table.over and table.events_url is None
 
 
 def test_a_page_without_a_table_reads_as_none(client, duel):

@@ -516,9 +516,7 @@ def main() -> None:
         subprocess.run(
             [*manage, "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
         )
-        processes.start(
-            "gunicorn", gunicorn_argv(args, work), {**env, "LOADTEST_SERVER": args.server}
-        )
+        processes.start("gunicorn", gunicorn_argv(args, work), env)
         processes.start(
             "celery worker",
             [PY, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",

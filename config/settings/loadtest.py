@@ -8,17 +8,7 @@ served by gunicorn to locust's virtual players, with two more differences:
 - Login's limit per IP raised: every virtual player comes from 127.0.0.1.
 """
 
-import os
-
 from .plainhttp import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "login": "100000/m/ip"}  # noqa: F405
-
-# Served by ASGI (loadtest/run.py's default), Django runs each request's synchronous code in a
-# thread of its own, and a persistent connection (CONN_MAX_AGE) stays open with its thread: the
-# connections pile up to PostgreSQL's limit ("too many clients"). Django's advice for ASGI is no
-# persistent connections (a pool instead, psycopg_pool, which is not installed): one connection a
-# request, as here.
-if os.environ.get("LOADTEST_SERVER") == "asgi":
-    DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -17,6 +17,7 @@ class GamesConfig(AppConfig):
         from .models import Game
 
         def on_save(sender, instance, **kwargs):
-            game_changed(instance.pk, instance.version)
+            over = instance.status in (Game.Status.FINISHED, Game.Status.CANCELLED)
+            game_changed(instance.pk, instance.version, over=over)
 
         post_save.connect(on_save, sender=Game, weak=False, dispatch_uid="games.events")

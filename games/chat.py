@@ -43,7 +43,7 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
         )
     now = timezone.now()
     Game.objects.filter(pk=game.pk).update(chat_count=F("chat_count") + 1)
-    game_changed(game.pk, game.version)  # its tables hear of it (games/events.py)
+    game_changed(game.pk, game.version, chat=True)  # its tables hear of it (games/events.py)
     return ChatMessage.objects.create(
         game=game,
         seq=game.chat_count + 1,

@@ -2,8 +2,9 @@
 a game is saved (a move, a start, an end) or its chat grows, "game N changed" is published on
 Redis after the commit; a stream (server-sent events) passes it to every open table of that game,
 which then asks for what changed as its poll would (and gets only what its viewer may see). The
-event itself carries nothing but the game's version and a time stamp. Without Redis (the
-embedded default) a stream looks at the game's row twice a second instead.
+event itself carries nothing but the game's version, a time stamp, and whether it was the chat or
+the game's end (else a table that shows that version already asks for nothing). Without Redis
+(the embedded default) a stream looks at the game's row twice a second instead.
 
 A stream needs an ASGI server (uvicorn: `manage.py serve`, and gunicorn's uvicorn workers in
 production), where it costs a coroutine, not a worker; served by WSGI it answers 204, which tells
@@ -51,14 +52,14 @@ def _redis():
     return _client
 
 
-def game_changed(game_id: int, version: int) -> None:
-    """After the commit: tell the game's streams it changed. Redis down: nothing is lost but
-    speed (the tables' fallback poll catches up)."""
+def game_changed(game_id: int, version: int, *, chat: bool = False, over: bool = False) -> None:
+    """After the commit: tell the game's streams it changed (its chat: `chat`; it ended or was
+    cancelled: `over`). Redis down: nothing is lost but speed (the tables' poll catches up)."""
     if not settings.REDIS_URL:
         return
 
     def publish():
-        message = json.dumps({"v": version, "t": time.time()})
+        message = json.dumps(_data(version, chat=chat, over=over))
         try:
             _redis().publish(channel(game_id), message)
         except Exception as error:  # a lost event only delays a table
@@ -85,6 +86,16 @@ async def briefly(work: Callable, *args, **kwargs):
             release_connection()
 
     return await sync_to_async(run)()
+
+
+def _data(version, *, chat: bool = False, over: bool = False) -> dict:
+    """An event's data: the version, the time it was published, and `chat`/`over` when true. A
+    table that shows that version already asks for nothing unless one of those is set."""
+    return (
+        {"v": version, "t": time.time()}
+        | ({"chat": True} if chat else {})
+        | ({"over": True} if over else {})
+    )
 
 
 def _event(data: dict) -> str:
@@ -134,14 +145,16 @@ async def _redis_changes(game_id: int) -> AsyncIterator[dict | None]:
 
 
 async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
-    """Without Redis: the game's row once a second; an event when its version or chat moved."""
+    """Without Redis: the game's row twice a second; an event when it moved (version, chat,
+    status)."""
     fields = ("version", "chat_count", "status")
     seen = None
     rows = Game.objects.filter(pk=game_id).values_list(*fields)
     while True:
         now = await briefly(rows.first)
         if seen is not None and now != seen:
-            yield {"v": now[0] if now else None, "t": time.time()}
+            version, chat_count, status = now or (None, None, None)
+            yield _data(version, chat=chat_count != seen[1], over=status != Game.Status.ACTIVE)
         else:
             yield None
         seen = now

@@ -47,7 +47,10 @@ WARMUP_SECONDS = float(os.environ.get("LOADTEST_WARMUP", "10"))
 CHEAP_EVERY_SECONDS = 10  # each player fetches the manifest this often
 BASELINES_EVERY_SECONDS = 30  # and the static file and /healthz this often
 REVISIT_CHANCE = 0.25  # after a turn, the chance the player looks at the dashboard and back
-TABLE_MODE = os.environ.get("LOADTEST_TABLE", "events")  # or "poll": the table before events
+TABLE_MODE = os.environ.get("LOADTEST_TABLE", "events")
+EVENTS_HOST = os.environ.get(
+    "LOADTEST_EVENTS_HOST", ""
+)  # else the pages' own  # or "poll": the table before events
 FALLBACK_SECONDS = 60  # with the stream open, the table's timed poll runs this seldom (table.js)
 STREAM_OPENINGS = 30  # per table opened: the stream is reconnected at most this often
 STREAM_RETRY_SECONDS = 2  # the stream's retry hint (games/events.py)
@@ -224,8 +227,9 @@ class Player(FastHttpUser):
         """Keep the table's stream open while the game goes on, reconnecting after the server
         closes it (at most STREAM_OPENINGS times); stop when it answers 204 (no stream here:
         the table polls) or the game is over."""
+        # The streams' own server where the site has one (loadtest/run.py --server split).
         client = HTTPClient.from_url(
-            URL(self.host), concurrency=1, connection_timeout=10,
+            URL(EVENTS_HOST or self.host), concurrency=1, connection_timeout=10,
             network_timeout=STREAM_TIMEOUT_SECONDS,
         )  # fmt: skip
         try:
@@ -276,6 +280,10 @@ class Player(FastHttpUser):
         # Waiting (not this player's turn, no move of theirs on its way): the change is another's.
         waiting = not self.moving and not table.my_turn
         before = table.version
+        known = data.get("v") is not None and data["v"] <= before
+        if known and not data.get("chat") and not data.get("over"):
+            self.changed.set()  # a move the table shows already (its own): as table.js, no fetch
+            return True
         self.ask_table(on_event_kind)
         version, published = data.get("v"), data.get("t")
         if waiting and version is not None and before < version <= self.table.version:

@@ -111,9 +111,16 @@ def wait_healthy(base: str, processes: Processes, seconds: float = 90) -> None:
     raise RuntimeError(f"/healthz was not 200 within {seconds:.0f} s")
 
 
+def events_argv(args) -> list[str]:
+    """--server split: the streams' own ASGI server, one uvicorn process beside the pages' WSGI
+    workers (a proxy sends /games/N/events/ to it: docs/operations.md)."""
+    return [PY, "-m", "uvicorn", "config.asgi:application", "--host", "127.0.0.1",
+            "--port", str(args.port + 1), "--no-access-log", "--log-level", "warning"]  # fmt: skip
+
+
 def gunicorn_argv(args, work: Path) -> list[str]:
-    """gunicorn with uvicorn's workers on the timed ASGI application, or sync workers on WSGI
-    with gunicorn's own access log (the same line)."""
+    """gunicorn with uvicorn's workers on the timed ASGI application (--server asgi), or sync
+    workers on WSGI with gunicorn's own access log (the same line; wsgi and split)."""
     common = ["--workers", str(args.workers), "--bind", f"127.0.0.1:{args.port}",
               "--graceful-timeout", "5"]  # fmt: skip
     if args.server == "asgi":
@@ -271,6 +278,10 @@ def run_once(args, env, processes, label, players, number, work: Path, base: str
         "LOADTEST_RESULTS": str(results_file),
         "LOADTEST_WARMUP": str(args.warmup),
         "LOADTEST_TABLE": args.table,
+        # --server split: the streams' own server
+        "LOADTEST_EVENTS_HOST": f"http://127.0.0.1:{args.port + 1}"
+        if args.server == "split"
+        else "",
     }
     errors_before = server_errors(work)
     say(
@@ -459,8 +470,9 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Load test: locust against gunicorn + Celery.")
     parser.add_argument(
-        "--server", choices=("asgi", "wsgi"), default="asgi",
-        help="gunicorn's workers: uvicorn's (ASGI, the table's stream served) or sync (WSGI)",
+        "--server", choices=("split", "asgi", "wsgi"), default="split",
+        help="split: the pages by gunicorn's sync workers (WSGI) and the tables' streams by one "
+        "uvicorn process; asgi: everything by gunicorn's uvicorn workers; wsgi: no streams",
     )  # fmt: skip
     parser.add_argument(
         "--table", choices=("events", "poll"), default="events",
@@ -517,6 +529,8 @@ def main() -> None:
             [*manage, "collectstatic", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
         )
         processes.start("gunicorn", gunicorn_argv(args, work), env)
+        if args.server == "split":
+            processes.start("uvicorn (streams)", events_argv(args), env)
         processes.start(
             "celery worker",
             [PY, "-m", "celery", "-A", "config", "worker", "--loglevel", "WARNING",

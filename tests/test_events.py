@@ -140,3 +140,27 @@ def test_an_open_stream_holds_no_database_connection():
     status, first, held = async_to_sync(open_stream)()
     assert status == 200 and first.startswith(b"retry:")
     assert not held
+
+
+def test_an_event_says_when_it_is_the_chat_or_the_end(game, monkeypatch, settings,
+                                                      django_capture_on_commit_callbacks):  # fmt: skip
+    """A table that shows the event's version asks for nothing, but for the chat or the end."""
+    import json
+
+    from games import chat, events
+
+    settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
+    published = []
+
+    class Client:
+        def publish(self, channel, message):
+            published.append(json.loads(message))
+
+    monkeypatch.setattr(events, "_redis", lambda: Client())
+    player = game.seats.get(index=0).user
+    with django_capture_on_commit_callbacks(execute=True):
+        chat.chat_post(game_id=game.pk, user=player, text="hello")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.game_resign(game_id=game.pk, user=player)
+    assert published[0]["chat"] is True and "over" not in published[0]
+    assert published[-1]["over"] is True and published[-1]["v"] == game.version

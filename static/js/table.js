@@ -28,9 +28,14 @@ document.addEventListener("visibilitychange", () => {
     const url = table() && table().dataset.events;
     if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
     stream = new EventSource(url);
-    stream.addEventListener("changed", () => {
+    stream.addEventListener("changed", (event) => {
       const t = table();
-      if (t && t.hasAttribute("hx-get")) htmx.trigger(t, "refresh");
+      if (!t || !t.hasAttribute("hx-get")) return;
+      const data = JSON.parse(event.data || "{}");
+      // A move the table shows already (the player's own, answered by its move): nothing to ask.
+      const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
+      if (known && !data.chat && !data.over) return;
+      htmx.trigger(t, "refresh");
     });
     stream.addEventListener("error", () => {
       if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead

@@ -279,6 +279,11 @@ class Player(FastHttpUser):
             return False
         # Waiting (not this player's turn, no move of theirs on its way): the change is another's.
         waiting = not self.moving and not table.my_turn
+        # Its own move's answer on its way (the event comes first): wait for it, as table.js.
+        deadline = time.monotonic() + 10
+        while self.moving and time.monotonic() < deadline:
+            gevent.sleep(0.01)
+        table = self.table
         before = table.version
         known = data.get("v") is not None and data["v"] <= before
         if known and not data.get("chat") and not data.get("over"):

@@ -5,13 +5,14 @@ without it; only those who may watch the table may open it; a WSGI server and a 
 
 import asyncio
 import contextlib
+import json
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
-from games import services
+from games import chat, events, services
 from games.models import Game
 from tests.api.helpers import token_for
 from tests.factories import UserFactory, finish_game, started_game
@@ -142,12 +143,10 @@ def test_an_open_stream_holds_no_database_connection():
     assert not held
 
 
-def test_an_event_says_when_it_is_the_chat_or_the_end(game, monkeypatch, settings,
-                                                      django_capture_on_commit_callbacks):  # fmt: skip
+def test_an_event_says_when_it_is_the_chat_or_the_end(
+    game, monkeypatch, settings, django_capture_on_commit_callbacks
+):
     """A table that shows the event's version asks for nothing, but for the chat or the end."""
-    import json
-
-    from games import chat, events
 
     settings.REDIS_URL = settings.REDIS_URL or "redis://127.0.0.1:6379/0"
     published = []

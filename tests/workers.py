@@ -62,4 +62,8 @@ def site_process(argv, **env):
         yield port
     finally:
         process.terminate()
-        process.wait(timeout=10)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # a server still waiting on an open stream
+            process.kill()
+            process.wait(timeout=10)

@@ -29,18 +29,42 @@ document.addEventListener("visibilitychange", () => {
     if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
     stream = new EventSource(url);
     stream.addEventListener("changed", (event) => {
-      const t = table();
-      if (!t || !t.hasAttribute("hx-get")) return;
       const data = JSON.parse(event.data || "{}");
-      // A move the table shows already (the player's own, answered by its move): nothing to ask.
-      const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
-      if (known && !data.chat && !data.over) return;
-      htmx.trigger(t, "refresh");
+      // The table's own request on its way (the player's move, most often, whose event comes
+      // before its answer): the event waits for it.
+      if (busy) pending = pending ? merged(pending, data) : data; else consider(data);
     });
     stream.addEventListener("error", () => {
       if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead
     });
   }
+  let busy = false;
+  let pending = null;
+  const merged = (a, b) => ({ v: Math.max(a.v, b.v), chat: a.chat || b.chat, over: a.over || b.over });
+  function consider(data) {
+    const t = table();
+    if (!t || !t.hasAttribute("hx-get")) return;
+    // A move the table shows already (the player's own, answered by its move): nothing to ask.
+    const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
+    if (known && !data.chat && !data.over) return;
+    htmx.trigger(t, "refresh");
+  }
+  function settled() {
+    busy = false;
+    if (pending) {
+      const data = pending;
+      pending = null;
+      consider(data);
+    }
+  }
+  document.addEventListener("htmx:beforeSend", (event) => {  // sent: not a poll held back
+    if (event.detail.target && event.detail.target.id === "table") busy = true;
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (busy && !event.detail.successful) settled();  // no swap will follow
+  });
+  document.addEventListener("htmx:afterSettle", () => { if (busy) settled(); });
+
   function close() {
     if (stream) stream.close();
     stream = null;

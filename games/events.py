@@ -4,7 +4,7 @@ Redis after the commit; a stream (server-sent events) passes it to every open ta
 which then asks for what changed as its poll would (and gets only what its viewer may see). The
 event itself carries nothing but the game's version, a time stamp, and whether it was the chat or
 the game's end (else a table that shows that version already asks for nothing). Without Redis
-(the embedded default) a stream looks at the game's row twice a second instead.
+(the embedded default), or with Redis down, a stream looks at the game's row twice a second.
 
 A stream needs an ASGI server (uvicorn: `manage.py serve`, and gunicorn's uvicorn workers in
 production), where it costs a coroutine, not a worker; served by WSGI it answers 204, which tells
@@ -22,6 +22,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import connection, transaction
 from django.http import StreamingHttpResponse
+from redis.exceptions import RedisError
 
 from .models import Game
 
@@ -38,18 +39,18 @@ def channel(game_id: int) -> str:
     return f"tt:{settings.REDIS_URL.rsplit('/', 1)[-1]}:game:{game_id}"
 
 
-_client = None
+_clients = {}
 
 
 def _redis():
-    global _client
-    if _client is None:
+    """The process's Redis client for publishing (one per address)."""
+    if settings.REDIS_URL not in _clients:
         import redis
 
-        _client = redis.Redis.from_url(
+        _clients[settings.REDIS_URL] = redis.Redis.from_url(
             settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1
         )
-    return _client
+    return _clients[settings.REDIS_URL]
 
 
 def game_changed(game_id: int, version: int, *, chat: bool = False, over: bool = False) -> None:
@@ -108,7 +109,7 @@ async def game_events(
     """The stream's text: a retry hint, then an event at each change of the game, a keep-alive
     line (and `on_tick`, the viewer's presence) between, for STREAM_SECONDS."""
     yield f"retry: {RETRY_MILLISECONDS}\n\n"
-    changes = _redis_changes(game_id) if settings.REDIS_URL else _row_changes(game_id)
+    changes = _changes(game_id)
     deadline = time.monotonic() + STREAM_SECONDS
     next_tick = 0.0
     async for data in changes:
@@ -123,6 +124,20 @@ async def game_events(
             next_tick = now + KEEP_ALIVE_SECONDS
         if now >= deadline:
             break
+
+
+async def _changes(game_id: int) -> AsyncIterator[dict | None]:
+    """The game's events from Redis; from its row when there is no Redis, or it is down."""
+    if settings.REDIS_URL:
+        try:
+            async for data in _redis_changes(game_id):
+                yield data
+        except (OSError, ConnectionError, RedisError) as error:
+            log.warning("game %s: events from its row, Redis unreachable (%s)", game_id, error)
+        else:
+            return
+    async for data in _row_changes(game_id):
+        yield data
 
 
 async def _redis_changes(game_id: int) -> AsyncIterator[dict | None]:

@@ -163,3 +163,14 @@ def test_an_event_says_when_it_is_the_chat_or_the_end(
         services.game_resign(game_id=game.pk, user=player)
     assert published[0]["chat"] is True and "over" not in published[0]
     assert published[-1]["over"] is True and published[-1]["v"] == game.version
+
+
+def test_with_redis_down_the_stream_looks_at_the_row(
+    game, settings, django_capture_on_commit_callbacks
+):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    client = AsyncClient()
+    async_to_sync(client.aforce_login)(game.seats.get(index=1).user)
+    url = reverse("game_events", args=[game.pk])
+    _status, said = read_after_move(client, url, draw(game, django_capture_on_commit_callbacks))
+    assert said[-1].startswith("event: changed")

@@ -126,6 +126,7 @@ def _write_results(environment, **kwargs):
 
 
 class Player(FastHttpUser):
+    weight = 4  # to ApiPlayer's 1: one player in five is a program on the API
     # The task paces itself (the table's poll interval, a player's thinking).
     wait_time = staticmethod(lambda: 0)
 
@@ -351,6 +352,60 @@ class Player(FastHttpUser):
             self.next_baselines = now + BASELINES_EVERY_SECONDS
             self.fetch("cheap: static file", "GET", self.static_url)
             self.fetch("healthz", "GET", "/healthz")
+
+
+class ApiPlayer(FastHttpUser):
+    """A program playing its seat through the API (docs/api.md) with its token, as
+    examples/bot_client.py does: it looks at its view every API_POLL_SECONDS, and on its turn
+    thinks, draws from the stock and discards the card its view allows first (or goes out when it
+    may). Its weight to Player's 4: one player in five (LOADTEST_API_PLAYERS=0: none)."""
+
+    weight = int(os.environ.get("LOADTEST_API_PLAYERS", "1"))
+    wait_time = staticmethod(lambda: 0)
+
+    def on_start(self):
+        account = next(ACCOUNTS, None)
+        if account is None:
+            raise StopUser()
+        self.game = account["game"]
+        self.headers = {"Authorization": f"Bearer {account['token']}"}
+        self.view = None
+        gevent.sleep(random.uniform(0, API_POLL_SECONDS))
+
+    def call(self, kind, method, path, body=None, expect=(200,)):
+        start = time.perf_counter()
+        response = self.client.request(
+            method, f"/api/v1{path}", name=kind, json=body, headers=self.headers,
+        )  # fmt: skip
+        status = response.status_code
+        error = None if status in expect else f"{method} {path} answered {status}"
+        RECORDER.add(kind, _ms_since(start), error)
+        return response if status == 200 else None
+
+    @task
+    def play(self):
+        response = self.call("api: view", "GET", f"/games/{self.game}/view", expect=(200, 409))
+        view = response.json() if response is not None else None
+        actions = view["legal_actions"] if view else []
+        if not actions:
+            if view is not None and view.get("is_over"):
+                raise StopUser()
+            gevent.sleep(API_POLL_SECONDS)
+            return
+        gevent.sleep(random.uniform(*THINK_SECONDS))
+        version = view["version"]
+        if actions[0]["type"] == "draw":
+            body = {"version": version, "source": "stock"}
+            path = f"/games/{self.game}/draw"
+        else:
+            out = [a for a in actions if a["type"] == "go_out"]
+            chosen = out[0] if out else next(a for a in actions if a["type"] == "discard")
+            body = {"version": version, "card": chosen["card"]}
+            path = f"/games/{self.game}/{'go-out' if out else 'discard'}"
+        self.call("api: move", "POST", path, body, expect=(200, 409))
+
+
+API_POLL_SECONDS = 2  # as examples/bot_client.py's default
 
 
 def poll_kind(status: int) -> str:

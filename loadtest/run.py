@@ -60,6 +60,8 @@ ROWS = [  # (label, kind recorded by the locustfile)
     ("  draw", "move: draw"),
     ("  discard", "move: discard"),
     ("  go out", "move: go-out"),
+    ("API: a program's view", "api: view"),
+    ("API: a program's move", "api: move"),
     ("cheap: manifest", "cheap: manifest"),
     ("cheap: static file", "cheap: static file"),
     ("/healthz", "healthz"),
@@ -411,7 +413,8 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
     header = (
         f"  {'run':10s} {'players':>7s} {'req/s':>7s} {'cheap':>7s} {'poll204':>7s} "
         f"{'poll200':>7s} {'move':>7s} {'seen':>7s} {'table':>7s} {'dash':>7s} {'move/ch':>7s} "
-        f"{'poll/ch':>7s} {'errors':>6s} {'web CPU':>7s} {'pg CPU':>6s} {'busy':>5s}"
+        f"{'poll/ch':>7s} {'api mv':>7s} {'errors':>6s} {'web CPU':>7s} {'pg CPU':>6s} "
+        f"{'busy':>5s}"
     )
     say(header)
     for run in [*target, *steps]:
@@ -423,7 +426,8 @@ def print_summary(target: list[Run], steps: list[Run]) -> None:
             f"{run.p95('move'):7.1f} {run.p95('move seen'):7.1f} {run.p95('table'):7.1f} "
             f"{run.p95('dashboard'):7.1f} "
             f"{run.ratio('move'):6.2f}x {run.ratio('poll, unchanged (204)'):6.2f}x "
-            f"{run.errors:6d} {web:7.2f} {pg:6.2f} {run.usage.machine_busy:5.0%}"
+            f"{run.p95('api: move'):7.1f} {run.errors:6d} {web:7.2f} {pg:6.2f} "
+            f"{run.usage.machine_busy:5.0%}"
         )
     for run in target:
         met = (

@@ -2,7 +2,8 @@
 
 Each game has three seats: two of the seeded players and a bot (easy and medium in turn), and is
 started through the same services a host's clicks call, so the bot's turns go to the Celery
-worker. Writes the players (username, password, game id) as JSON for the locustfile."""
+worker. Writes the players (username, password, game id, an API token) as JSON for the
+locustfile."""
 
 import argparse
 import json
@@ -16,6 +17,7 @@ PASSWORD = "load-test-password"  # throwaway accounts in a throwaway database
 def seed(*, players: int, prefix: str) -> list[dict]:
     from django.contrib.auth.hashers import make_password
 
+    from accounts.api_tokens import token_create
     from accounts.models import User
     from accounts.services import bots_ensure
     from games import services
@@ -38,9 +40,11 @@ def seed(*, players: int, prefix: str) -> list[dict]:
         # The last seats taken: the game starts.
         services.game_fill_with_bots(game_id=game.pk, user=host, bot_kind=bot)
         seeded += [
-            {"username": user.username, "password": PASSWORD, "game": game.pk}
+            {"username": user.username, "password": PASSWORD, "game": game.pk,
+             "token": token_create(user=user, name="load", scopes={"read", "play"},
+                                   expires_in_days=None)[1]}
             for user in (host, guest)
-        ]
+        ]  # fmt: skip
     return seeded
 
 

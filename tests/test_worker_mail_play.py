@@ -29,13 +29,22 @@ class SmtpServer:
     port: int
 
 
+# `manage.py mail_server`, with the two-round games of the short_games fixture.
+MAIL_SERVER = (
+    "import sys; from games.engine import rules; rules.ROUND_SCHEDULES['classic'] = (3, 4); "
+    "from django.core.management import execute_from_command_line; "
+    "execute_from_command_line(['manage.py', 'mail_server', sys.argv[1]])"
+)
+
+
 @pytest.fixture
-def smtp_server(settings):
-    """`manage.py mail_server`, the process `manage.py serve` runs, on this test's database."""
+def smtp_server(settings, short_games):
+    """`manage.py mail_server`, the process `manage.py serve` runs, on this test's database;
+    games of two rounds there as here (short_games): a whole game is what is played by mail, and
+    each round is played the same."""
     settings.MAIL_PLAY_ADDRESS = "play@localhost"
-    manage = str(settings.BASE_DIR / "manage.py")
     with site_process(
-        lambda port: [sys.executable, manage, "mail_server", f"127.0.0.1:{port}"],
+        lambda port: [sys.executable, "-c", MAIL_SERVER, f"127.0.0.1:{port}"],
         MAIL_PLAY_ADDRESS=settings.MAIL_PLAY_ADDRESS,
     ) as port:
         yield SmtpServer("127.0.0.1", port)
@@ -101,7 +110,7 @@ def test_a_whole_game_against_a_bot_by_answering_the_mail_over_smtp(worker, smtp
     assert wait_for(lambda: any("is over" in m.subject for m in mail.outbox if m.to == [ann.email]))
 
 
-def test_a_whole_game_against_a_bot_by_the_mails_links(worker, settings):
+def test_a_whole_game_against_a_bot_by_the_mails_links(worker, settings, short_games):
     settings.MAIL_PLAY_ADDRESS = "play@localhost"
     ann, game = a_game_against_the_bot(settings)
     browser = Client()  # logged out, as a mail client opening a link is

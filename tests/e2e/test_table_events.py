@@ -51,7 +51,7 @@ def test_the_other_players_move_arrives_by_the_stream(browser, asgi_site):
     assert wait_for(lambda: any(kind == "eventsource" for kind, _url in asked), timeout=10)
     version = version_on(page)
     # Longer than the table's poll (5 s): while the stream is open the timed poll waits a minute.
-    page.wait_for_timeout(6000)
+    page.wait_for_timeout(5500)
     polls = [url for _kind, url in asked if "/table/" in url]
     assert polls == []
     services.move_draw(game_id=game.pk, user=mover, version=version, source="stock")

@@ -3,7 +3,6 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.views import admin_login, admin_password_change, language_set
-from games.api import api
 
 # The admin signs in and changes passwords through the site's own pages and their limits.
 admin.site.login = admin_login
@@ -13,7 +12,7 @@ urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("i18n/setlang/", language_set, name="set_language"),
-    path("api/v1/", api.urls),  # the footer's language picker
+    path("api/v1/", include("games.api.urls")),  # the public API (docs/api.md)  # the footer's language picker
     path("", include("games.urls")),
 ]
 # Replies to turn mails through a mail provider's inbound webhook (games/mailplay/webhook.py), at

@@ -11,8 +11,8 @@ admin.site.password_change = admin_password_change
 urlpatterns = [
     path(settings.ADMIN_URL, admin.site.urls),
     path("accounts/", include("accounts.urls")),
-    path("i18n/setlang/", language_set, name="set_language"),
-    path("api/v1/", include("games.api.urls")),  # the public API (docs/api.md)  # the footer's language picker
+    path("i18n/setlang/", language_set, name="set_language"),  # the footer's language picker
+    path("api/v1/", include("games.api.urls")),  # the public API (docs/api.md)
     path("", include("games.urls")),
 ]
 # Replies to turn mails through a mail provider's inbound webhook (games/mailplay/webhook.py), at

@@ -68,8 +68,8 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
 
 @pytest.mark.parametrize(
     ("rules", "players", "bots", "first", "last"),
-    [(Rules(), 2, None, 8, 10), (Rules(jokers=True, redemption=True), 3, "easy", 0, 3)],
-    ids=["two people, the last three rounds", "two people and a bot, jokers, four rounds"],
+    [(Rules(), 2, None, 9, 10), (Rules(jokers=True, redemption=True), 3, "easy", 0, 2)],
+    ids=["two people, the last two rounds", "two people and a bot, jokers, three rounds"],
 )
 def test_no_api_answer_carries_a_card_its_reader_may_not_see(
     settings, rules, players, bots, first, last

@@ -125,15 +125,21 @@ def _write_results(environment, **kwargs):
         json.dump(RECORDER.summary(), out, indent=1)
 
 
+def take_account() -> dict:
+    """The next seeded player for a virtual one; none left: that one stops."""
+    account = next(ACCOUNTS, None)
+    if account is None:
+        raise StopUser()
+    return account
+
+
 class Player(FastHttpUser):
     weight = 4  # to ApiPlayer's 1: one player in five is a program on the API
     # The task paces itself (the table's poll interval, a player's thinking).
     wait_time = staticmethod(lambda: 0)
 
     def on_start(self):
-        account = next(ACCOUNTS, None)
-        if account is None:
-            raise StopUser()
+        account = take_account()
         self.game = account["game"]
         self.csrf = None
         self.table: Table | None = None
@@ -364,9 +370,7 @@ class ApiPlayer(FastHttpUser):
     wait_time = staticmethod(lambda: 0)
 
     def on_start(self):
-        account = next(ACCOUNTS, None)
-        if account is None:
-            raise StopUser()
+        account = take_account()
         self.game = account["game"]
         self.headers = {"Authorization": f"Bearer {account['token']}"}
         self.view = None

@@ -6,9 +6,10 @@ event itself carries nothing but the game's version, a time stamp, and whether i
 the game's end (else a table that shows that version already asks for nothing). Without Redis
 (the embedded default), or with Redis down, a stream looks at the game's row twice a second.
 
-A stream needs an ASGI server (uvicorn: `manage.py serve`, and gunicorn's uvicorn workers in
-production), where it costs a coroutine, not a worker; served by WSGI it answers 204, which tells
-the browser not to reconnect, and the table keeps its poll."""
+A stream needs an ASGI server (uvicorn: `manage.py serve`, and in production one uvicorn process
+beside the pages' WSGI workers, docs/operations.md), where it costs a coroutine, not a worker;
+served by WSGI it answers 204, which tells the browser not to reconnect, and the table keeps its
+poll."""
 
 from __future__ import annotations
 

@@ -27,7 +27,8 @@ class TokenAuth(HttpBearer):
         request.user = row.user
         request.api_token = row
         translation.activate(row.user.language)  # its refusals in the account's language
-        count_request(request)
+        # Every request with a token counts against its account's API limit (a 429 past it).
+        rate_limit_consume(user=row.user, action="api")
         return row
 
 
@@ -41,11 +42,3 @@ def need(request, scope: str) -> None:
         raise HttpError(
             403, _("This token may not do that: it lacks the “%(s)s” scope.") % {"s": scope}
         )
-
-
-def count_request(request) -> None:
-    """Every request with a token counts against its account's API limit (settings.RATE_LIMITS
-    "api"): a GameError(429) past it."""
-    token = getattr(request, "api_token", None)
-    if token is not None:
-        rate_limit_consume(user=token.user, action="api")

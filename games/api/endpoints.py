@@ -5,7 +5,6 @@ engine's PlayerView of the viewer's seat)."""
 
 from __future__ import annotations
 
-from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.utils.translation import gettext as _
 from ninja import Router, Status
@@ -53,8 +52,8 @@ def _player(user) -> dict:
         "name": user.name,
         "is_bot": user.is_bot,
         "owner": user.owner.username if user.owner_id else None,
-        "rating": shown.value if shown else None,
-        "provisional": bool(shown and shown.provisional),
+        "rating": shown.value,
+        "provisional": shown.provisional,
     }
 
 
@@ -314,8 +313,8 @@ def game_join(request, game_id: int, body: JoinIn):
 def _move(request, game_id: int, service, **fields) -> dict:
     need(request, "play")
     rate_limit_consume(user=request.user, action="move")
-    _act(request, game_id, service, **fields)
-    return _view(*_game_of(request, game_id))
+    result = _act(request, game_id, service, **fields)
+    return _view(*(viewer.game_as_left(result, request.user) or _game_of(request, game_id)))
 
 
 MOVE_ANSWERS = {200: View, **REFUSALS}
@@ -369,7 +368,7 @@ async def game_events(request, game_id: int):
     `version` each time a move, a start, an end or a chat message changes it, a keep-alive line
     between, for five minutes (then reconnect). Fetch the view when it says so. 204 for a game
     over, and where the site is served without ASGI (then poll)."""
-    await sync_to_async(need)(request, "read")
+    need(request, "read")
     game, _seat = await briefly(_game_of, request, game_id)  # and the token's look, given back
     if not isinstance(request, ASGIRequest) or game.status in (
         Game.Status.FINISHED,

@@ -45,6 +45,19 @@ def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
     return game, seat
 
 
+def game_as_left(result, user: User) -> tuple[Game, Seat] | None:
+    """The game and the player's seat as a move left them (read with its seats under the
+    move's lock, services.move_play): what answers the move, the page's table or the API's view,
+    needs no second look. None for anything else (and for a move that ended the game: its page
+    reads the results)."""
+    if not (isinstance(result, Game) and getattr(result, "seats_loaded", False)):
+        return None
+    if result.status != Game.Status.ACTIVE:
+        return None
+    seat = next((s for s in result.seats.all() if s.user_id == user.pk), None)
+    return (result, seat) if seat is not None else None
+
+
 def game_for_poll(game_id: int, user: User) -> tuple[Game | None, Seat | None]:
     """The little a poll needs (version, status, who may look), in one query for a player."""
     fields = (

@@ -18,13 +18,12 @@ from .play import invite_of
 @never_cache
 @require_GET
 async def table_events(request, game_id):
-    def watchable():
+    def watchable():  # the session and user read here too, not in the stream
         game, seat = viewer.game_for_poll(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, invite_of(request, game_id)):
             raise Http404(_("There is no such game."))
         return game, seat
 
-    await briefly(lambda: request.user.pk)  # the session and user, read here, not in the stream
     game, seat = await briefly(watchable)
     # 204 tells the browser not to reconnect: nothing more will happen, or (served by WSGI)
     # there is no stream here, and the table polls.

@@ -265,21 +265,11 @@ def _act(request, game_id, service, **kwargs):
             return _render_error(request, _("There is no such game."), status=404)
         return render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
-        game, seat = _as_left(result, request.user) or viewer.game_for_viewer(game_id, request.user)
+        game, seat = viewer.game_as_left(result, request.user) or viewer.game_for_viewer(
+            game_id, request.user
+        )
         return render_game(request, game, seat)
     return redirect("game", game_id=game_id)
-
-
-def _as_left(result, user) -> tuple[Game, object] | None:
-    """The game and the player's seat as a move left them (read with its seats under the
-    move's lock, services.move_play): the table answering the move needs no second look. None
-    for anything else (and for a move that ended the game: its page reads the results)."""
-    if not (isinstance(result, Game) and getattr(result, "seats_loaded", False)):
-        return None
-    if result.status != Game.Status.ACTIVE:
-        return None
-    seat = next((s for s in result.seats.all() if s.user_id == user.pk), None)
-    return (result, seat) if seat is not None else None
 
 
 def _render_error(request, message: str, *, status: int):

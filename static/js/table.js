@@ -22,25 +22,14 @@ document.addEventListener("visibilitychange", () => {
   const FALLBACK_MS = 60000;
   let stream = null;
   let lastAsked = Date.now();
-  const table = () => document.getElementById("table");
-
-  function open() {
-    const url = table() && table().dataset.events;
-    if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
-    stream = new EventSource(url);
-    stream.addEventListener("changed", (event) => {
-      const data = JSON.parse(event.data || "{}");
-      // The table's own request on its way (the player's move, most often, whose event comes
-      // before its answer): the event waits for it.
-      if (busy) pending = pending ? merged(pending, data) : data; else consider(data);
-    });
-    stream.addEventListener("error", () => {
-      if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead
-    });
-  }
+  // The table's own request on its way (the player's move, most often, whose event comes before
+  // its answer): an event waits for it in `pending`.
   let busy = false;
   let pending = null;
+  const table = () => document.getElementById("table");
+  const live = () => stream && stream.readyState === EventSource.OPEN;
   const merged = (a, b) => ({ v: Math.max(a.v, b.v), chat: a.chat || b.chat, over: a.over || b.over });
+
   function consider(data) {
     const t = table();
     if (!t || !t.hasAttribute("hx-get")) return;
@@ -57,19 +46,22 @@ document.addEventListener("visibilitychange", () => {
       consider(data);
     }
   }
-  document.addEventListener("htmx:beforeSend", (event) => {  // sent: not a poll held back
-    if (event.detail.target && event.detail.target.id === "table") busy = true;
-  });
-  document.addEventListener("htmx:afterRequest", (event) => {
-    if (busy && !event.detail.successful) settled();  // no swap will follow
-  });
-  document.addEventListener("htmx:afterSettle", () => { if (busy) settled(); });
-
+  function open() {
+    const url = table() && table().dataset.events;
+    if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
+    stream = new EventSource(url);
+    stream.addEventListener("changed", (event) => {
+      const data = JSON.parse(event.data || "{}");
+      if (busy) pending = pending ? merged(pending, data) : data; else consider(data);
+    });
+    stream.addEventListener("error", () => {
+      if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead
+    });
+  }
   function close() {
     if (stream) stream.close();
     stream = null;
   }
-  const live = () => stream && stream.readyState === EventSource.OPEN;
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") open(); else close();
@@ -82,10 +74,15 @@ document.addEventListener("visibilitychange", () => {
       event.preventDefault();
     }
   });
+  document.addEventListener("htmx:beforeSend", (event) => {  // sent: not a poll held back
+    if (event.detail.target && event.detail.target.id === "table") busy = true;
+  });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.elt && event.detail.elt.id === "table") lastAsked = Date.now();
+    if (busy && !event.detail.successful) settled();  // no swap will follow
   });
   document.addEventListener("htmx:afterSettle", () => {
+    if (busy) settled();
     if (!table() || !table().dataset.events) close(); else open();  // the game ended: no more
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);

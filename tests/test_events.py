@@ -119,6 +119,7 @@ def test_wsgi_and_a_game_over_answer_204(game):
     assert async_to_sync(asgi.get)(reverse("game_events", args=[game.pk])).status_code == 204
 
 
+@pytest.mark.postgres  # SQLite's test database lives in memory: Django never closes its connection
 @pytest.mark.django_db(transaction=True)
 def test_an_open_stream_holds_no_database_connection():
     """A stream lives for minutes, one per open table: the look at who may watch gives its

@@ -3,6 +3,7 @@
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from .game import Game
@@ -42,15 +43,24 @@ class Seek(models.Model):
 
     class Meta:
         constraints = [
+            # "Any" seats and "no time" are NULL; the index reads them as 0 (never a real value,
+            # the checks below say so), so that SQLite, which has no NULLS NOT DISTINCT, holds
+            # the rule as PostgreSQL does: two racing clicks cannot both open the same seek.
             models.UniqueConstraint(
-                fields=["player", "seats", "preset", "time_per_move_days"],
+                "player",
+                Coalesce("seats", 0),
+                "preset",
+                Coalesce("time_per_move_days", 0),
                 condition=Q(status="open"),
-                nulls_distinct=False,
                 name="seek_one_open_per_combination",
             ),
             models.CheckConstraint(
                 condition=Q(seats__isnull=True) | Q(seats__gte=2, seats__lte=4),
                 name="seek_seats_2_to_4",
+            ),
+            models.CheckConstraint(
+                condition=Q(time_per_move_days__isnull=True) | Q(time_per_move_days__gte=1),
+                name="seek_time_at_least_a_day",
             ),
             models.CheckConstraint(condition=Q(preset__in=QUICK_PRESETS), name="seek_preset_valid"),
             models.CheckConstraint(

@@ -1,3 +1,4 @@
+import re
 import zoneinfo
 from functools import cache
 
@@ -21,13 +22,27 @@ def time_zone_choices() -> list[tuple[str, str]]:
 
 
 class NameKeyField(models.TextField):
-    """The account's shown name (User.name: the display name, else the username) folded
-    (validators.fold_name), worked out whenever the row is written, by save() as by
-    bulk_create(): the unique constraint on it then holds for every way an account is made or
-    renamed, so no two accounts show names that read the same."""
+    """A name of the account folded (validators.fold_name), worked out whenever the row is
+    written, by save() as by bulk_create(): `of` "shown" (User.name: the display name, else the
+    username; unique, so no two accounts show names that read the same, for every way an account
+    is made or renamed) or "username" (the login name behind a display name, looked up when a
+    new name is checked: names.name_taken)."""
+
+    def __init__(self, *args, of: str = "shown", **kwargs):
+        self.of = of
+        super().__init__(*args, **kwargs)
+
+    def deconstruct(self):
+        name, path, args, kwargs = super().deconstruct()
+        if self.of != "shown":
+            kwargs["of"] = self.of
+        return name, path, args, kwargs
 
     def pre_save(self, model_instance, add):
-        value = fold_name(model_instance.display_name or model_instance.username)
+        name = model_instance.username
+        if self.of == "shown":
+            name = model_instance.display_name or name
+        value = fold_name(name)
         setattr(model_instance, self.attname, value)
         return value
 
@@ -69,6 +84,9 @@ class User(AbstractUser):
     # joined); opening it moves this on.
     notices_seen_at = models.DateTimeField(_("notices last looked at"), null=True, blank=True)
     name_key = NameKeyField(_("name, folded"), editable=False, default="")
+    username_key = NameKeyField(
+        _("username, folded"), of="username", editable=False, default="", db_index=True
+    )
 
     class Meta:
         constraints = [
@@ -98,13 +116,16 @@ class User(AbstractUser):
         # A save of some fields only writes name_key along with the names it is made from.
         fields = kwargs.get("update_fields")
         if fields is not None and {"display_name", "username"} & set(fields):
-            kwargs["update_fields"] = {*fields, "name_key"}
+            kwargs["update_fields"] = {*fields, "name_key", "username_key"}
         super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:
         if self.is_deleted:
             return str(DELETED_PLAYER)  # translated when shown, in the viewer's language
+        bot = SITE_BOT_NAME.match(self.display_name)
+        if bot:  # no person may take a bot's name (names.is_bot_name): read by the name alone
+            return f"{SITE_BOT_NAMES[bot[1]]}{bot[2]}"
         return self.display_name or self.username
 
     @property
@@ -125,6 +146,15 @@ class User(AbstractUser):
 
 
 DELETED_PLAYER = _("deleted player")
+# The site's bots' names, kept in English on their rows (names.BOT_ACCOUNTS) and shown in the
+# reader's language, their numbered siblings' too ("Hard Bot 2").
+SITE_BOT_NAMES = {
+    "Easy Bot": _("Easy Bot"),
+    "Medium Bot": _("Medium Bot"),
+    "Hard Bot": _("Hard Bot"),
+    "Random Bot": _("Random Bot"),
+}
+SITE_BOT_NAME = re.compile(f"^({'|'.join(SITE_BOT_NAMES)})((?: [0-9]+)?)$")
 # A deleted account's username: this prefix and its id (unique, and never a valid sign-up name
 # because sign-up names cannot contain "~").
 DELETED_USERNAME_PREFIX = "~deleted-"

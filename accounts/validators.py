@@ -6,6 +6,8 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from .lookalikes import character_name, odd_character, skeleton
+
 # Line and paragraph breaks, control characters, and every bidirectional control: none belongs in
 # a name that mail subjects and pages show on one line. The embeddings and overrides (U+202A to
 # U+202E) and the isolates (U+2066 to U+2069) can make a name read backwards; the marks (U+061C,
@@ -33,12 +35,40 @@ def one_line(value: str) -> str:
 
 def fold_name(name: str) -> str:
     """`name` as it reads, for telling names apart: "Alice", "ALICE", "Alice" in full-width letters,
-    "Al\u200bice" (an invisible space) and "alice " are one name. NFKC folds widths and
-    compatibility forms, casefold the cases; format characters (Cf: zero-width spaces and
-    joiners, soft hyphens) show nothing, so they count for nothing, and runs of spaces for one."""
-    visible = "".join(char for char in name if unicodedata.category(char) != "Cf")
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
-    return " ".join(folded.split())
+    "Al\u200bice" (an invisible space), "alice " and "\u0430lice" (a Cyrillic a) are one name. NFKC
+    folds widths and compatibility forms, casefold the cases, the skeleton the look-alikes
+    (lookalikes.skeleton, UTS #39), over again until nothing changes; format characters (Cf:
+    zero-width spaces and joiners, soft hyphens) show nothing, so they count for nothing, and
+    runs of spaces for one. The database holds one account to each (User.name_key)."""
+    folded = "".join(char for char in name if unicodedata.category(char) != "Cf")
+    for _round in range(4):
+        before = folded
+        folded = skeleton(unicodedata.normalize("NFKC", folded).casefold())
+        if folded == before:
+            break
+    return " ".join(unicodedata.normalize("NFKC", folded).split())
+
+
+def name_shape(name: str) -> str:
+    """`name` folded after its look-alikes are taken as they look in its own case: "AIice" (a
+    capital I) reads as "Alice", though folding its case first makes it "aiice". Compared with
+    the other accounts' folded names as well as fold_name (names.name_taken)."""
+    visible = unicodedata.normalize(
+        "NFKC", "".join(c for c in name if unicodedata.category(c) != "Cf")
+    )
+    return fold_name(skeleton(visible))
+
+
+def validate_one_script(value: str) -> None:
+    """A name in one script, or in scripts that people write together: no Cyrillic or Greek
+    letter among Latin ones, where it passes for a Latin letter (lookalikes.odd_character)."""
+    odd = odd_character(value)
+    if odd is not None:
+        raise ValidationError(
+            _("%(character)s is from another alphabet than the rest of the name: write it in one."),
+            code="mixed_scripts",
+            params={"character": character_name(odd)},
+        )
 
 
 def validate_time_zone(value: str) -> None:

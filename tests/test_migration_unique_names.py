@@ -1,6 +1,8 @@
 """accounts 0012: the names set before display names were unique are made unique, then the
 database holds them so. Run on the tables as 0011 left them (the migration executor)."""
 
+import importlib
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -62,6 +64,47 @@ def test_later_duplicates_get_a_number_and_the_rest_stay():
         }
         keys = list(User.objects.values_list("name_key", flat=True))
         assert len(keys) == len(set(keys)) == len(made) and "" not in keys
+    finally:  # the latest schema again, for the tests after this one
+        executor = MigrationExecutor(connection)
+        executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_names_that_read_alike_by_their_look_alike_letters_are_numbered():
+    """accounts 0015: look-alike letters fold too (validators.fold_name, name_shape). The rows are
+    written as 0014 kept them: the name_key of the fold of then."""
+    fold_then = importlib.import_module("accounts.migrations.0012_shown_names_unique").fold_then
+    User = migrate([("accounts", "0014_api_tokens_own_bots")]).get_model("accounts", "User")
+    try:
+        rows = [
+            ("alice", ""),
+            ("\u0430lice", ""),  # a Cyrillic a: the same name, later
+            ("bob1", "Robert"),  # behind a display name
+            ("carol", "BOBl"),  # reads as bob1's username
+            ("dave", "Hard B0t"),  # a bot's name with a zero
+            ("erin", "Erin"),  # nothing to change
+        ]
+        made = {}
+        for username, display_name in rows:
+            pk = User.objects.create(username=f"tmp-{len(made)}").pk
+            User.objects.filter(pk=pk).update(
+                username=username, display_name=display_name,
+                name_key=fold_then(display_name or username),
+            )  # fmt: skip
+            made[username] = pk
+        User = migrate([("accounts", "0015_names_read_by_their_lookalikes")]).get_model(
+            "accounts", "User"
+        )
+        names = dict(User.objects.values_list("username", "display_name"))
+        assert names == {
+            "alice": "",
+            "\u0430lice": "\u0430lice 2",
+            "bob1": "Robert",
+            "carol": "BOBl 2",
+            "dave": "",
+            "erin": "Erin",
+        }
+        keys = dict(User.objects.values_list("username", "username_key"))
+        assert keys["\u0430lice"] == keys["alice"] == "alice" and keys["bob1"] == "bobl"
     finally:  # the latest schema again, for the tests after this one
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())

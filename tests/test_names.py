@@ -6,9 +6,9 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import SITE_BOT_NAMES, User
 from accounts.services import bots_ensure, profile_update
-from accounts.validators import fold_name
+from accounts.validators import fold_name, name_shape
 from tests.factories import UserFactory, signup, wide
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +90,8 @@ def test_the_database_refuses_two_accounts_showing_one_name():
 def test_bulk_created_accounts_get_their_keys():
     made = User.objects.bulk_create(User(username=f"bulk{n}") for n in range(3))
     keys = User.objects.filter(pk__in=[u.pk for u in made]).values_list("name_key", flat=True)
-    assert sorted(keys) == ["bulk0", "bulk1", "bulk2"]
+    assert sorted(keys) == sorted(fold_name(f"bulk{n}") for n in range(3))
+    assert len(set(keys)) == 3
 
 
 def test_sign_up_refuses_a_display_name_taken_or_a_bots(client):
@@ -136,3 +137,89 @@ def test_a_name_taken_while_signing_up_is_a_400_not_a_500(client, monkeypatch):
     assert "Another player goes by that name" in response.content.decode()
     assert not User.objects.filter(username="dave").exists()
     assert signup(client, display_name="Dave").status_code == 302
+
+
+# Look-alike letters (accounts/lookalikes.py, UTS #39): written with escapes, so that the reader
+# of this file sees which letter is which.
+CYRILLIC_ALICE = "\u0430lice"  # a Cyrillic a, then Latin letters
+CYRILLIC_BRAM = "\u0412ram"  # a Cyrillic capital Ve
+ALL_CYRILLIC_PEPE = "\u0440\u0435\u0440\u0435"  # every letter Cyrillic
+
+
+@pytest.mark.parametrize(
+    "name, looks_like",
+    [(CYRILLIC_ALICE, "alice"), (ALL_CYRILLIC_PEPE, "pepe"), ("AIice", "Alice"), ("A1ice", "Alice"),
+     ("\u0391lice", "Alice"), ("Sarn", "Sam")],
+)  # fmt: skip
+def test_fold_name_reads_look_alike_letters_as_the_letters_they_pass_for(name, looks_like):
+    assert fold_name(looks_like) in (fold_name(name), name_shape(name))
+
+
+@pytest.mark.parametrize(
+    "one, other", [("Petr Novák", "Petr Novak"), ("Ivan", "Iván"), ("Alice", "Alicia")]
+)
+def test_names_that_read_differently_stay_apart(one, other):
+    assert {fold_name(one), name_shape(one)}.isdisjoint({fold_name(other), name_shape(other)})
+
+
+def test_sign_up_refuses_a_username_with_a_look_alike_letter_and_says_which(client):
+    UserFactory(username="alice", display_name="")
+    response = signup(client, username=CYRILLIC_ALICE)
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "CYRILLIC SMALL LETTER A" in text and "another alphabet" in text
+    assert not User.objects.filter(email="dave@example.com").exists()
+
+
+def test_a_name_wholly_in_look_alike_letters_is_refused_and_they_are_named(client):
+    UserFactory(username="pepe", display_name="")
+    response = signup(client, username=ALL_CYRILLIC_PEPE)
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "CYRILLIC SMALL LETTER ER" in text and "can pass for other letters" in text
+
+
+def test_a_look_alike_of_a_username_behind_a_display_name_is_refused(client):
+    UserFactory(username="bob1", display_name="Robert")
+    assert signup(client, username="bobl").status_code == 400
+    assert rename(client, UserFactory(display_name="Dave"), "BOBl").status_code == 400
+
+
+def test_the_settings_refuse_a_display_name_with_a_look_alike_letter(client):
+    UserFactory(username="bram", display_name="")
+    dave = UserFactory(display_name="Dave")
+    response = rename(client, dave, CYRILLIC_BRAM)
+    assert response.status_code == 400
+    assert "CYRILLIC CAPITAL LETTER VE" in response.content.decode()
+    assert rename(client, dave, "AIice").status_code == 302  # no Alice here: a name like any
+    UserFactory(username="alice")
+    assert rename(client, UserFactory(display_name="Erin"), "AIice").status_code == 400
+
+
+@pytest.mark.parametrize("name", ["山田 Taro", "Иван", "Γιάννης", "김 Kim", "Zoë van Dijk"])
+def test_names_written_in_one_script_or_a_mix_people_write_are_fine(client, name):
+    assert signup(client, display_name=name).status_code == 302
+
+
+def test_a_name_kept_from_before_the_check_can_stay_while_other_settings_change(client):
+    impostor = UserFactory(display_name="Ivan Иван")  # mixed scripts: taken before the check
+    assert rename(client, impostor, "Ivan Иван").status_code == 302
+    assert rename(client, UserFactory(display_name="Dave"), "Dave Даве").status_code == 400
+
+
+def test_the_site_bots_are_named_in_the_readers_language(client):
+    from django.utils import translation
+
+    hard = next(bot for bot in bots_ensure() if bot.bot_kind == "hard")
+    sibling = UserFactory(username="bot-hard-2", display_name="Hard Bot 2", is_bot=True,
+                          bot_kind="hard-2")  # fmt: skip
+    with translation.override("cs"):
+        assert "Bot" not in hard.name and hard.name == str(SITE_BOT_NAMES["Hard Bot"])
+        assert sibling.name == f"{SITE_BOT_NAMES['Hard Bot']} 2"
+    with translation.override("en"):
+        assert hard.name == "Hard Bot" and sibling.name == "Hard Bot 2"
+    client.force_login(UserFactory(language="nl"))
+    page = client.get(reverse("player", args=[hard.username]), HTTP_ACCEPT_LANGUAGE="nl")
+    with translation.override("nl"):
+        dutch = str(SITE_BOT_NAMES["Hard Bot"])
+    assert dutch in page.content.decode() and dutch != "Hard Bot"

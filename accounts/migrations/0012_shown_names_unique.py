@@ -6,6 +6,7 @@ as a bot is shown by their username. An account shown by its username is renamed
 older username differs from it in case or width alone."""
 
 import re
+import unicodedata
 
 import accounts.models
 from django.db import migrations, models
@@ -14,35 +15,39 @@ DISPLAY_NAME_LENGTH = 40
 BOT_NAME = re.compile("^(easy|medium|hard|random) bot( [0-9]+)?$")  # as names.BOT_NAME then
 
 
+def fold_then(name: str) -> str:
+    """validators.fold_name as it was then: case, width and invisible characters (0015 adds the
+    look-alikes)."""
+    visible = "".join(char for char in name if unicodedata.category(char) != "Cf")
+    return " ".join(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold()).split())
+
+
 def numbered(name: str, number: int) -> str:
     suffix = f" {number}"
     return name[: DISPLAY_NAME_LENGTH - len(suffix)].rstrip() + suffix
 
 
-def unique_names(apps, schema_editor):
-    from accounts.validators import fold_name
-
-    User = apps.get_model("accounts", "User")
-    users = list(
-        User.objects.order_by("-is_bot", "pk").only("username", "display_name", "is_bot")
-    )
+def make_unique(users, keys, reads_as_bot) -> None:
+    """Gives each of `users` (bots first, then by age) a shown name (user.name, and
+    user.display_name where it changes) none of whose `keys` another account's shown name or
+    username has; `keys(name)` are its folded forms. Also used by 0015."""
     logins = {}  # a folded username -> the first account with it
     for user in users:
-        logins.setdefault(fold_name(user.username), user.pk)
+        for key in keys(user.username):
+            logins.setdefault(key, user.pk)
     shown = set()
 
     def free(user, name: str) -> bool:
-        key = fold_name(name)
-        return key not in shown and logins.get(key, user.pk) == user.pk
+        return all(key not in shown and logins.get(key, user.pk) == user.pk for key in keys(name))
 
     renamed = []  # the accounts whose name was taken first: numbered once every kept name is known
     for user in users:
         name = user.display_name or user.username
-        if not user.is_bot and BOT_NAME.match(fold_name(name)):
+        if not user.is_bot and reads_as_bot(name):
             # No number makes a bot's name a person's ("Hard Bot 2" is a bot's too).
             name, user.display_name = user.username, ""
         if free(user, name):
-            shown.add(fold_name(name))
+            shown.update(keys(name))
         else:
             renamed.append((user, name))
         user.name = name
@@ -51,10 +56,18 @@ def unique_names(apps, schema_editor):
         while not free(user, numbered(name, number)):
             number += 1
         user.display_name = user.name = numbered(name, number)
-        shown.add(fold_name(user.name))
+        shown.update(keys(user.name))
+
+
+def unique_names(apps, schema_editor):
+    User = apps.get_model("accounts", "User")
+    users = list(
+        User.objects.order_by("-is_bot", "pk").only("username", "display_name", "is_bot")
+    )
+    make_unique(users, lambda name: [fold_then(name)], lambda name: BOT_NAME.match(fold_then(name)))
     for user in users:
         User.objects.filter(pk=user.pk).update(
-            display_name=user.display_name, name_key=fold_name(user.name)
+            display_name=user.display_name, name_key=fold_then(user.name)
         )
 
 

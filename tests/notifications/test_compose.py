@@ -12,7 +12,15 @@ from games.models import Notification
 from games.notifications import compose, previews
 from games.presentation import card_info
 from tests.factories import UserFactory, started_game
-from tests.notifications.helpers import html_of, links_in, local, seat_to_move, send_all, two_people
+from tests.notifications.helpers import (
+    html_of,
+    links_in,
+    local,
+    play_turn,
+    seat_to_move,
+    send_all,
+    two_people,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +108,22 @@ def test_a_name_with_a_line_break_from_before_the_check_still_gets_its_mail():
     send_all(kind="game_over")
     assert Notification.objects.filter(kind="game_over", status="sent").count() == 1
     assert [m.subject for m in mail.outbox] == [f"Game #{game.pk} is over: Bob Smith won"]
+
+
+def test_a_bot_is_named_in_the_recipients_language():
+    """The site's bots keep English names on their rows and are named in each reader's language
+    (accounts.models.SITE_BOT_NAMES), in mails as on the pages."""
+    from django.utils import translation
+
+    from accounts.models import SITE_BOT_NAMES
+
+    dutch = UserFactory(language="nl")
+    game = started_game([dutch], bots="hard", seat_count=2, time_per_move_days=3)
+    Notification.objects.exclude(user=dutch).delete()
+    while seat_to_move(game).user != dutch:
+        play_turn(game)
+    send_all()
+    with translation.override("nl"):
+        name = str(SITE_BOT_NAMES["Hard Bot"])
+    body = mail.outbox[-1].body
+    assert name != "Hard Bot" and name in body and "Hard Bot" not in body

@@ -60,7 +60,7 @@ ROUNDS_CHOICES = [
     ("up_and_down", _("Up and down: 22 rounds, 3 up to 13 cards and back down to 3")),
 ]
 
-# The on/off variants of RULES.md, each explained where the game is created.
+# The on/off variants (docs/playing.md, "Variants"), each explained where the game is created.
 VARIANT_SWITCHES = {
     "aces_high": (_("Aces high or low"), _(
         "An ace may also rank above the king in a run (Q-K-A), never both ends; "

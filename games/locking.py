@@ -7,6 +7,14 @@ Lock order, so that two transactions never wait on each other in a circle:
 3. rows that belong to a locked game (its seats, invitations);
 4. players' `Rating` rows, in ascending user id, when the game ends (games/ratings.py);
 5. a notification row (sending a mail locks that row alone).
+
+Competitions lock their own rows in tasks and requests that hold no game's lock:
+- a tournament's row (games/tournaments.py `lock_tournament`) first of all, before the games it
+  seats;
+- a league season's row before its divisions' when the season starts (its divisions are made in
+  that transaction), and a division's row before its season's when the division finds the
+  season done (games/leagues.py); a player who leaves a season resigns their games (2) first,
+  then takes their division's row, as a drop for timeouts does.
 """
 
 from __future__ import annotations

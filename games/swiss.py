@@ -1,5 +1,5 @@
 """Swiss seating, as plain Python: players in order of standing are cut into tables of close
-standing, avoiding tables of players who have already met (docs/tournaments.md).
+standing, avoiding tables of players who have already met (docs/playing.md, "Tournaments").
 
 Table sizes: as few tables as tables of `seats` allow, their sizes as even as can be (so a
 count that does not divide leaves some tables one short); with two seats and an odd count the

@@ -1,4 +1,4 @@
-"""The signed names of a turn (games/mailplay/tokens.py)."""
+"""The signed names of a turn (games/notifications/reply_tokens.py)."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""The variant switches of RULES.md, and the facts that follow from them (decks, rounds, wilds,
-card penalties)."""
+"""The variant switches of the rules (docs/playing.md, "Variants"), and the facts that follow
+from them (decks, rounds, wilds, card penalties)."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ A game is fully determined by (rules, players, seed, actions): every shuffle dra
 derived from the game's own seed, never from global randomness, so `GameState.replay` rebuilds any
 game exactly.
 
-House calls made here (RULES.md leaves them open):
+House calls made here (the rules leave them open; docs/playing.md, "The game"):
 - A card taken from the discard pile may not be thrown back the same turn, and neither may another
   copy of the same face (with several decks): it would pass the same card back all the same.
   Going out with such a card is barred alike. Exception: when every card in the hand has that face

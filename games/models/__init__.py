@@ -1,8 +1,8 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
 processes' proof of life (heartbeat), the mail and push outbox (outbox), the mail received at
 turns' reply addresses (mailplay), ratings (ratings), what passes between players (social), quick
-play's seeks (quick) and tournaments (tournaments). Everything is imported from here,
-`games.models`."""
+play's seeks (quick), leagues (leagues) and tournaments (tournaments). Everything is imported
+from here, `games.models`."""
 
 from .game import (
     DEFAULT_TIME_PER_MOVE_DAYS,

@@ -28,7 +28,8 @@ PUSH_TIMEOUT_SECONDS = 10
 
 
 def push_payload(row: Notification) -> dict:
-    """What the service worker shows (static/sw.js): no card of any hand, only the subject."""
+    """What the service worker shows (templates/webapp/sw.js): no card of any hand, only the
+    subject."""
     with in_recipients_terms(row):
         context = notice_context(row)
         if row.kind == Notification.Kind.INVITATION:

@@ -97,7 +97,7 @@ def call(client, op: Operation, ids: dict, token: str | None, body=None, **heade
 
 def body_of(response):
     """The answer's JSON; None for an empty one (a stream's 204 under the test client, which
-    serves by WSGI: tests/api/test_events.py streams through ASGI)."""
+    serves by WSGI: tests/test_events.py streams through ASGI)."""
     return None if response.status_code == 204 else response.json()
 
 

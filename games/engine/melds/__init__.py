@@ -20,7 +20,7 @@ Shared facts (`legality`)
   need more wilds than the whole and always have more room). So runs span at most 5 ranks; a
   single natural with two wilds is listed once, as a set (the meld with the most room).
 - A run never holds two cards of one rank, so with aces high it may be Q-K-A or A-2-3 but not
-  A..K..A: it is at most 13 long either way (RULES.md: "never both ends")."""
+  A..K..A: it is at most 13 long either way (docs/playing.md, "Variants": "never at both ends")."""
 
 from __future__ import annotations
 

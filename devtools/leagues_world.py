@@ -14,7 +14,7 @@ from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from accounts.models import User
-from games import leagues
+from games.competitions import leagues
 from games.models import League, LeagueEntry, LeagueSeason
 
 

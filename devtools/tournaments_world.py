@@ -2,8 +2,9 @@
 `seed_tournaments(players=2000, tournaments=10)` makes `players` people (or takes the seeded ones
 already there), and `tournaments` tournaments that each of them entered, with round 1 over (its
 games finished, each seat a final rank and total) and round 2 seated by the site's own Swiss
-seating (games/tournaments.round_seating) and in play. Rows go in with bulk_create, not through
-the services: a round of 700 tables is seconds, not minutes. Reproducible from `seed`.
+seating (games/competitions/tournaments.round_seating) and in play. Rows go in with bulk_create,
+not through the services: a round of 700 tables is seconds, not minutes. Reproducible from
+`seed`.
 
 Not for devtools/tournament.py, which is something else: a contest between the bots."""
 
@@ -17,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from games.competitions.tournaments import round_seating
 from games.engine import GameState, Rules
 from games.models import (
     Game,
@@ -26,7 +28,6 @@ from games.models import (
     TournamentRound,
     TournamentTable,
 )
-from games.tournaments import round_seating
 
 USERNAME_PREFIX = "tourney-"
 

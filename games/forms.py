@@ -6,10 +6,11 @@ from accounts.models import BotLevel
 
 from .engine import BOTS, Rules
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
-from .templatetags.clock import per_move
+from .presentation import per_move
 
 # Lazy all the way: a label formatted here, at import, would stay in the language of that moment
-# (ngettext_lazy(...) % {...} formats at once, so the words are clock.per_move's, made lazy).
+# (ngettext_lazy(...) % {...} formats at once, so the words are presentation.per_move's, made
+# lazy).
 TIME_CHOICES = [("", _("No time limit"))] + [
     (str(d), lazy(per_move, str)(d)) for d in TIME_PER_MOVE_DAYS
 ]
@@ -257,25 +258,3 @@ class VacationEndForm(forms.Form):
 
     def __init__(self, data):
         super().__init__({"vacation_id": data.get("vacation", "")})
-
-
-class LeagueForm(forms.Form):
-    """A new league: its name, rules, tables, time per move and divisions."""
-
-    name = forms.CharField(label=_("Name"), max_length=60)
-    preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
-    seats_per_table = forms.TypedChoiceField(
-        label=_("Players at a table"), choices=[("2", "2"), ("3", "3")], coerce=int, initial="2"
-    )
-    time_per_move_days = forms.TypedChoiceField(
-        label=_("Time per move"), choices=TIME_CHOICES[1:], coerce=int, initial="3"
-    )
-    division_size = forms.TypedChoiceField(
-        label=_("Players in a division"),
-        choices=[(str(n), str(n)) for n in range(4, 9)],
-        coerce=int,
-        initial="6",
-    )
-    bots_fill = forms.BooleanField(
-        label=_("Bots fill a short division"), required=False, initial=True
-    )

@@ -1,7 +1,7 @@
 """The one lock every write on a game takes first, and the order locks are taken in.
 
 Lock order, so that two transactions never wait on each other in a circle:
-0. a quick-play pool's advisory lock (games/seeks.py: one seek of a pool at a time);
+0. a quick-play pool's advisory lock (games/competitions/quick.py: one seek of a pool at a time);
 1. a player's row (`User`, only to book or end a vacation: one booking at a time per player);
 2. game rows, through `lock_game`, one at a time and in ascending id when a write needs several;
 3. rows that belong to a locked game (its seats, invitations);
@@ -9,12 +9,12 @@ Lock order, so that two transactions never wait on each other in a circle:
 5. a notification row (sending a mail locks that row alone).
 
 Competitions lock their own rows in tasks and requests that hold no game's lock:
-- a tournament's row (games/tournaments.py `lock_tournament`) first of all, before the games it
-  seats;
+- a tournament's row (games/competitions/tournaments.py `lock_tournament`) first of all,
+  before the games it seats;
 - a league season's row before its divisions' when the season starts (its divisions are made in
   that transaction), and a division's row before its season's when the division finds the
-  season done (games/leagues.py); a player who leaves a season resigns their games (2) first,
-  then takes their division's row, as a drop for timeouts does.
+  season done (games/competitions/leagues.py); a player who leaves a season resigns their
+  games (2) first, then takes their division's row, as a drop for timeouts does.
 """
 
 from __future__ import annotations

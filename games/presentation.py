@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.humanize.templatetags.humanize import ordinal
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop, pgettext_lazy
 
 from .engine import Rules
 from .engine.cards import Card
@@ -240,3 +241,24 @@ def ranking(game: Game, seats: list[Seat]) -> list[dict]:
          "dropped": s.dropped, "winner": s.final_rank == 1}
         for s in ordered
     ]  # fmt: skip
+
+
+def per_move(days: int | None) -> str:
+    """A game's clock in words, the same on every page, in every mail and in the new-game form:
+    "3 days per move", or "no time limit" (the filter `per_move`, templatetags/clock.py)."""
+    if not days:
+        return gettext("no time limit")
+    return ngettext("%(n)d day per move", "%(n)d days per move", days) % {"n": days}
+
+
+# By language; English (and any language not named) takes humanize's 1st, 2nd, 3rd, 11th.
+PLACE_FORMATS = {"cs": "{}.", "hu": "{}.", "is": "{}.", "nl": "{}e", "id": "ke-{}"}
+
+
+def place(rank: int) -> str:
+    """A place in a ranking as the active language writes it: 1st in English, 1. in Czech,
+    Hungarian and Icelandic, 1e in Dutch, ke-1 in Indonesian (the filter `place`,
+    templatetags/places.py). Django's humanize `ordinal` wrote "1st" in every language but
+    English: their catalogues miss the case of 1."""
+    written = PLACE_FORMATS.get(get_language())
+    return written.format(rank) if written else ordinal(rank)

@@ -91,7 +91,8 @@ def game_create(
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
     A friends-only game is unlisted (`is_public` is ignored): the host's followees find it.
     With `start_when_full` it starts when its last seat is taken: at once, if bots took them.
-    A `quick` game (quick play, games/seeks.py) has no host: its creator is its first seeker."""
+    A `quick` game (quick play, games/competitions/quick.py) has no host: its creator is its
+    first seeker."""
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -502,8 +503,9 @@ def game_finish(
     Seat.objects.bulk_update(seats, SEAT_RESULT_FIELDS)
     game_rate(game=game, seats=seats)  # in this transaction; once per game (games/ratings.py)
     game_over_queue(game=game, ended_by=ended_by)  # sent after the commit
-    # It may have been a league division's or a tournament round's last (games/leagues.py,
-    # games/tournaments.py): the task looks, so that no game's end pays a query for it.
+    # It may have been a league division's or a tournament round's last
+    # (games/competitions/leagues.py, games/competitions/tournaments.py): the task looks, so that
+    # no game's end pays a query for it.
     enqueue_on_commit("games.tasks.game_finished", (game.pk,))
 
 

@@ -6,7 +6,8 @@ from celery.signals import worker_init
 from django.db import Error as DatabaseErrors
 from django.db import InterfaceError, OperationalError
 
-from . import leagues, services, tournaments
+from . import services
+from .competitions import leagues, tournaments
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
 

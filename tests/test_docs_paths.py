@@ -50,7 +50,7 @@ def exists(named: str) -> bool:
     named = re.sub(r"(:\d+)+$|#.*$", "", named).rstrip(".,;:)'\"`")
     module, dot, _attribute = named.partition(".")
     if dot and (ROOT / f"{module}.py").exists():
-        return True  # a module's attribute: games/tournaments.round_seating
+        return True  # a module's attribute: games/competitions/tournaments.round_seating
     pattern = re.sub(r"<[^>]*>|\{[^}]*\}|…|\.\*", "*", named)
     for base in (ROOT, ROOT / "templates", ROOT / "static"):
         if any(True for _ in base.glob(pattern.rstrip("/") or ".")):

@@ -13,10 +13,10 @@ from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from accounts.forms import PreferencesForm, ProfileForm, PushSubscriptionForm
+from games.competitions.forms import LeagueForm, TournamentForm
 from games.deadlines import vacations
-from games.forms import GameCreateForm, LeagueForm, VacationForm
+from games.forms import GameCreateForm, VacationForm
 from games.models import Move
-from games.tournament_forms import TournamentForm
 from tests.examples import examples
 from tests.factories import UserFactory, started_game
 from tests.urlwalk import is_admin, walk, world_build

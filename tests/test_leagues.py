@@ -1,6 +1,6 @@
-"""Leagues (games/leagues.py, games/selectors/leagues.py): the plan of a division, seasons
-starting in divisions by rating, waves of games, standings and their tie-breaks, forfeits, a
-season's end with its movement, the next season and its opt-in mail."""
+"""Leagues (games/competitions/leagues.py, games/selectors/leagues.py): the plan of a division,
+seasons starting in divisions by rating, waves of games, standings and their tie-breaks,
+forfeits, a season's end with its movement, the next season and its opt-in mail."""
 
 import itertools
 from collections import Counter
@@ -11,9 +11,11 @@ from django.core import mail
 from django.db import IntegrityError
 from django.utils import timezone
 
-from games import leagues, services
+from games import pairing, services
+from games.competitions import leagues
 from games.errors import GameError
 from games.models import (
+    DIVISION_SIZE_MIN,
     Division,
     Game,
     League,
@@ -99,7 +101,7 @@ def play_season(league, number=1, loser_order=None):
 
 @pytest.mark.parametrize("n", range(4, 9))
 def test_pairs_meet_once_each_wave_a_round_nobody_twice(n):
-    waves = leagues.fixture_plan(list(range(n)), 2)
+    waves = pairing.fixture_plan(list(range(n)), 2)
     tables = [t for wave in waves for t in wave]
     assert sorted(tuple(sorted(t)) for t in tables) == list(itertools.combinations(range(n), 2))
     for wave in waves:
@@ -110,7 +112,7 @@ def test_pairs_meet_once_each_wave_a_round_nobody_twice(n):
 
 @pytest.mark.parametrize("n", range(4, 9))
 def test_threes_cover_every_pair_balanced_nobody_twice_in_a_wave(n):
-    waves = leagues.fixture_plan(list(range(n)), 3)
+    waves = pairing.fixture_plan(list(range(n)), 3)
     tables = [t for wave in waves for t in wave]
     met = {pair for t in tables for pair in itertools.combinations(sorted(t), 2)}
     assert met == set(itertools.combinations(range(n), 2))
@@ -126,7 +128,7 @@ def test_threes_cover_every_pair_balanced_nobody_twice_in_a_wave(n):
     [(6, 6, [6]), (12, 6, [6, 6]), (13, 6, [5, 4, 4]), (7, 6, [7]), (9, 4, [5, 4]), (2, 6, [2])],
 )
 def test_division_sizes_are_even(count, size, sizes):
-    assert leagues.division_sizes(count, size) == sizes
+    assert pairing.division_sizes(count, size, smallest=DIVISION_SIZE_MIN) == sizes
 
 
 # -- creating, joining, leaving ------------------------------------------------------------------

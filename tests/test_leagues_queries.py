@@ -8,7 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from devtools.leagues_world import seed_leagues
-from games import leagues, services
+from games import services
+from games.competitions import leagues
 from games.models import Division, Game, LeagueFixture
 from tests.factories import UserFactory
 

@@ -4,7 +4,8 @@ and create each wave's games once; a game's end and a sweep at once create the n
 import pytest
 from django.utils import timezone
 
-from games import leagues, services
+from games import services
+from games.competitions import leagues
 from games.models import Division, Game, LeagueFixture, LeagueSeason
 from tests.factories import UserFactory
 from tests.test_concurrency import race

@@ -66,7 +66,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from accounts.models import User
 from games.models import Game
-from games.seeks import seek_create
+from games.competitions.quick import seek_create
 seeks = [seek_create(player=User.objects.create_user(name), seats=2, preset="classic",
                      time_per_move_days=None) for name in ("ann", "bob")]
 games = {seek.game_id for seek in seeks}

@@ -360,7 +360,7 @@ def test_the_bars_count_of_new_notices_is_one_query_for_1_game_as_for_12(
 
 def tournament_world(players: int):
     """A tournament of `players` at tables of 2 (a bye when odd), round 1 over, round 2 on."""
-    from games import tournaments
+    from games.competitions import tournaments
     from tests.test_tournaments import finish_round, with_players
 
     tournament = with_players(players, seats_per_table=2, rounds=3)
@@ -382,7 +382,7 @@ TOURNAMENT_PAGES = {
 
 
 def tournament_counts(client, tournament) -> dict[str, int]:
-    from games.tournaments import round_seating
+    from games.competitions.tournaments import round_seating
 
     client.force_login(tournament.created_by)
     with CaptureQueriesContext(connection) as seating:

@@ -1,12 +1,13 @@
-"""Quick play's seeks (games/seeks.py): matching, the rating window, any seat count, cancelling,
-one open seek per combination."""
+"""Quick play's seeks (games/competitions/quick.py): matching, the rating window, any seat count,
+cancelling, one open seek per combination."""
 
 from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError
 
-from games import seeks, services
+from games import services
+from games.competitions import quick
 from games.errors import GameError
 from games.models import Game, Notification, Rating, Seek
 from tests.factories import UserFactory
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def seek(player, seats=2, preset="classic", time=3):
-    return seeks.seek_create(player=player, seats=seats, preset=preset, time_per_move_days=time)
+    return quick.seek_create(player=player, seats=seats, preset=preset, time_per_move_days=time)
 
 
 def rate(user, shown: int):
@@ -89,9 +90,9 @@ def test_ratings_far_apart_are_not_matched_until_the_window_widens():
 
 
 def test_the_window_widens_with_the_wait_and_has_no_limit_after_a_day():
-    assert seeks.rating_window(waited=timedelta()) == 150
-    assert seeks.rating_window(waited=timedelta(hours=2)) == 350
-    assert seeks.rating_window(waited=timedelta(days=1)) == float("inf")
+    assert quick.rating_window(waited=timedelta()) == 150
+    assert quick.rating_window(waited=timedelta(hours=2)) == 350
+    assert quick.rating_window(waited=timedelta(days=1)) == float("inf")
 
 
 def test_near_ratings_match_at_once():
@@ -134,7 +135,7 @@ def test_junk_is_refused_and_changes_nothing(seats, preset, time):
 def test_cancelling_frees_the_seat_and_an_empty_game_is_cancelled():
     alice = UserFactory()
     found = seek(alice)
-    cancelled = seeks.seek_cancel(seek_id=found.pk, player=alice)
+    cancelled = quick.seek_cancel(seek_id=found.pk, player=alice)
     assert cancelled.status == Seek.Status.CANCELLED
     assert Game.objects.get(pk=found.game_id).status == Game.Status.CANCELLED
     seek(alice)  # the combination is free again
@@ -144,7 +145,7 @@ def test_the_first_seeker_leaving_does_not_cancel_a_game_others_sit_in():
     alice, bob = UserFactory(), UserFactory()
     first = seek(alice, seats=3)
     seek(bob, seats=3)
-    seeks.seek_cancel(seek_id=first.pk, player=alice)
+    quick.seek_cancel(seek_id=first.pk, player=alice)
     game = Game.objects.get(pk=first.game_id)
     assert game.status == Game.Status.OPEN
     assert list(game.seats.values_list("user", flat=True)) == [bob.pk]
@@ -166,7 +167,7 @@ def test_leaving_a_quick_game_ends_the_seek():
 def test_nobody_may_cancel_someone_elses_seek():
     found = seek(UserFactory())
     with pytest.raises(GameError) as refused:
-        seeks.seek_cancel(seek_id=found.pk, player=UserFactory())
+        quick.seek_cancel(seek_id=found.pk, player=UserFactory())
     assert refused.value.status == 404
     found.refresh_from_db()
     assert found.status == Seek.Status.OPEN
@@ -177,7 +178,7 @@ def test_a_matched_seek_cannot_be_cancelled():
     found = seek(alice)
     seek(UserFactory())
     with pytest.raises(GameError) as refused:
-        seeks.seek_cancel(seek_id=found.pk, player=alice)
+        quick.seek_cancel(seek_id=found.pk, player=alice)
     assert refused.value.status == 409
 
 
@@ -195,8 +196,8 @@ def test_a_game_left_empty_since_it_was_read_is_passed_over(monkeypatch):
     alice = UserFactory()
     found = seek(alice)
     stale = Game.objects.get(pk=found.game_id)  # read while open ...
-    seeks.seek_cancel(seek_id=found.pk, player=alice)  # ... then left, and so cancelled
-    monkeypatch.setattr(seeks, "_matches", lambda **kwargs: [stale])
+    quick.seek_cancel(seek_id=found.pk, player=alice)  # ... then left, and so cancelled
+    monkeypatch.setattr(quick, "_matches", lambda **kwargs: [stale])
     bob = seek(UserFactory())
     assert bob.game_id != stale.pk and bob.game.status == Game.Status.OPEN
 

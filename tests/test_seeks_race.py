@@ -3,7 +3,7 @@ full, started games, never in two half-empty ones."""
 
 import pytest
 
-from games import seeks
+from games.competitions import quick
 from games.models import Game, Seek
 from tests.factories import UserFactory
 from tests.test_concurrency import race
@@ -16,7 +16,7 @@ def test_players_seeking_at_once_fill_whole_games(seats, players):
     users = [UserFactory() for _ in range(players)]
     results = race(
         players,
-        lambda i: seeks.seek_create(
+        lambda i: quick.seek_create(
             player=users[i], seats=seats, preset="classic", time_per_move_days=3
         ),
     )

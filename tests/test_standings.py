@@ -1,4 +1,4 @@
-from games.standings import points_text, table_half_points
+from games.pairing import points_text, table_half_points
 
 
 def test_two_players_win_loss_and_tie():

@@ -1,6 +1,6 @@
-"""Swiss seating (games/swiss.py), by property: every player seated once a round, tables of the
-size asked or one short where the count does not divide, and, in small cases, no repeated
-meeting whenever a seating without one exists (found by brute force)."""
+"""Swiss seating (games/pairing.py), by property: every player seated once a round,
+tables of the size asked or one short where the count does not divide, and, in small cases, no
+repeated meeting whenever a seating without one exists (found by brute force)."""
 
 from itertools import combinations, permutations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.swiss import repeats, seat, table_sizes
+from games.pairing import repeats, seat, table_sizes
 
 pytestmark = pytest.mark.engine
 

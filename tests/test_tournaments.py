@@ -8,7 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import tournaments
+from games.competitions import tournaments
 from games.errors import GameError
 from games.models import (
     Game,

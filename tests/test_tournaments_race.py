@@ -3,7 +3,7 @@ at the same moment (their tasks running at once) begin the next round once."""
 
 import pytest
 
-from games import tournaments
+from games.competitions import tournaments
 from games.models import Game, TournamentRound, TournamentTable
 from tests.factories import finish_game
 from tests.test_concurrency import race

@@ -13,7 +13,8 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import leagues, services, tasks
+from games import services, tasks
+from games.competitions import leagues
 from games.engine import GameState, get_bot
 from games.errors import GameError
 from games.models import Game, LeagueEntry, LeagueSeason

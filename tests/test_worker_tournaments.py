@@ -10,7 +10,8 @@ from django.core import mail
 from django.db import connection
 
 from config.celery import app as celery_app
-from games import services, tournaments
+from games import services
+from games.competitions import tournaments
 from games.models import Game, Seat, Tournament, TournamentEntry, TournamentRound, TournamentTable
 from games.selectors.tournaments import standings
 from tests.factories import UserFactory

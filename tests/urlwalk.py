@@ -7,7 +7,8 @@ from datetime import timedelta
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from games import chat, invitations, leagues, seeks, tournaments
+from games import chat, invitations
+from games.competitions import leagues, quick, tournaments
 from games.models import Notification
 from tests.factories import GameFactory, UserFactory, started_game
 
@@ -42,7 +43,7 @@ def world_build() -> dict:
     olga, oscar = UserFactory(username="olga"), UserFactory(username="oscar")
     public = started_game([olga, oscar])
     chat.chat_post(game_id=public.pk, user=olga, text="good luck")
-    seek = seeks.seek_create(player=alice, seats=4, preset="classic", time_per_move_days=None)
+    seek = quick.seek_create(player=alice, seats=4, preset="classic", time_per_move_days=None)
     cup = tournaments.tournament_create(
         host=olga,
         name="Olga's cup",

@@ -189,7 +189,7 @@ RATE_LIMITS = {
     "chat": (int(os.environ.get("RATE_LIMIT_CHAT_PER_MINUTE", "5")), 60),
     "move": (int(os.environ.get("RATE_LIMIT_MOVES_PER_MINUTE", "120")), 60),
     "invitation": (int(os.environ.get("RATE_LIMIT_INVITATIONS_PER_HOUR", "20")), 3600),
-    # A new league (games/leagues.py): a few a day are plenty for a person.
+    # A new league (games/competitions/leagues.py): a few a day are plenty for a person.
     "league": (int(os.environ.get("RATE_LIMIT_LEAGUES_PER_DAY", "5")), 86400),
     # Every API request made with a token (games/api/): a bot polling once a second is far below.
     "api": (int(os.environ.get("RATE_LIMIT_API_PER_MINUTE", "300")), 60),

@@ -106,7 +106,7 @@ def seat_drop(*, game: Game, seat: Seat, now: datetime) -> None:
     seat.autopilot = False
     seat.save(update_fields=["resigned", "dropped", "autopilot"])
     dropped_queue(game=game, seat=seat)
-    # A league member dropped forfeits the rest of their season (games/leagues.py).
+    # A league member dropped forfeits the rest of their season (games/competitions/leagues.py).
     enqueue_on_commit("games.tasks.game_finished", (game.pk,))
     if game.seats.filter(user__is_bot=False, resigned=False).count() < 2:
         state = GameState.from_dict(game.state)

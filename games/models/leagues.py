@@ -1,5 +1,5 @@
 """Leagues: seasons of games among a league's members, in divisions by rating, each member
-meeting every other member of their division (games/leagues.py)."""
+meeting every other member of their division (games/competitions/leagues.py)."""
 
 from django.conf import settings
 from django.db import models

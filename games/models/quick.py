@@ -21,8 +21,9 @@ QUICK_PRESETS = tuple(QuickPreset.values)
 
 
 class Seek(models.Model):
-    """A player's "find me a game": seated at once in a waiting quick-play game (games/seeks.py),
-    open while that game waits, matched when it starts, or cancelled (the seat freed)."""
+    """A player's "find me a game": seated at once in a waiting quick-play game
+    (games/competitions/quick.py), open while that game waits, matched when it starts, or
+    cancelled (the seat freed)."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("Waiting for players")

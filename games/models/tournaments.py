@@ -1,5 +1,6 @@
 """Tournaments: a host's event of several rounds, each round seating its players at tables by
-their standing (Swiss), every table a game the site seats and starts (games/tournaments.py)."""
+their standing (Swiss), every table a game the site seats and starts
+(games/competitions/tournaments.py)."""
 
 from django.conf import settings
 from django.db import models

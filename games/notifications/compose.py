@@ -33,11 +33,13 @@ from ..presentation import (
     since_lines,
     sort_hand,
 )
+from ..presentation import (
+    place as place_text,
+)
 from ..selectors.leagues import league_division_of_game
 from ..selectors.lists import games_waiting_on
 from ..selectors.table import moves_since
 from ..selectors.tournaments import tournament_of_game
-from ..templatetags.places import place as place_text
 from .optin import optin_token
 from .policy import TOPIC_OF_KIND, topic_label
 from .reply_tokens import MARKER, TurnRef, reply_address, turn_token

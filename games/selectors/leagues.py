@@ -2,10 +2,10 @@
 history. Each in a fixed number of queries, whatever the number of members.
 
 Standings (docs/playing.md, and written on the page): points by place at each finished table
-(games/standings.py: a point for each player placed below, half for a tie); a seat left unplayed
-by a player who forfeited ranks last at its table. Ties are broken by more wins (first places),
-then a lower sum of final totals, then a higher rating at the season's start. A member who
-forfeited ranks below every member still playing."""
+(games/pairing.py: a point for each player placed below, half for a tie); a seat
+left unplayed by a player who forfeited ranks last at its table. Ties are broken by more wins
+(first places), then a lower sum of final totals, then a higher rating at the season's start. A
+member who forfeited ranks below every member still playing."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from django.db.models import Case, Count, IntegerField, OuterRef, QuerySet, Subq
 from accounts.models import User
 
 from ..models import Division, Game, League, LeagueEntry, LeagueFixture, LeagueSeason, Seat
-from ..standings import table_half_points
+from ..pairing import table_half_points
 
 
 @dataclass

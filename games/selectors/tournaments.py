@@ -13,7 +13,7 @@ from django.db.models import Count, QuerySet
 from accounts.models import User
 
 from ..models import Game, Seat, Tournament, TournamentEntry, TournamentTable
-from ..standings import table_half_points
+from ..pairing import table_half_points
 
 BYE_HALF_POINTS = 2  # a bye counts as a win at a table of two: one point
 
@@ -75,9 +75,9 @@ def met_pairs(seats: list[dict]) -> set[frozenset]:
 
 def standings(tournament: Tournament, *, seats: list[dict] | None = None) -> list[Standing]:
     """The players in order of standing, each with their place (shared on a full tie): points
-    for each finished table (games/standings.py), a bye as a win; then Buchholz (the sum of the
-    points of the entrants one has played), then wins (first place at a table, a bye counts),
-    then the lower sum of one's final totals. Three queries."""
+    for each finished table (games/pairing.py), a bye as a win; then Buchholz (the
+    sum of the points of the entrants one has played), then wins (first place at a table, a bye
+    counts), then the lower sum of one's final totals. Three queries."""
     entries = TournamentEntry.objects.filter(tournament=tournament).select_related(
         "user", "user__rating"
     )

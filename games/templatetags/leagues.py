@@ -2,7 +2,7 @@
 
 from django import template
 
-from ..standings import points_text
+from ..pairing import points_text
 
 register = template.Library()
 

@@ -11,9 +11,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from .. import leagues
+from ..competitions import leagues
+from ..competitions.forms import LeagueForm
 from ..errors import GameError
-from ..forms import LeagueForm
 from ..models import Division, League, LeagueEntry, LeagueSeason
 from ..notifications.optin import optin_read
 from ..ratelimit import rate_limit_consume

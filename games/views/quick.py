@@ -7,7 +7,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import seeks
+from ..competitions import quick
 from ..errors import GameError
 from ..forms import QuickPlayForm
 from ..ratings import rating_of
@@ -35,7 +35,7 @@ def seek_new(request):
         return _page(request, form, status=400)
     data = form.cleaned_data
     try:
-        seek = seeks.seek_create(
+        seek = quick.seek_create(
             player=request.user,
             seats=form.seat_count(),
             preset=data["preset"],
@@ -50,7 +50,7 @@ def seek_new(request):
 @login_required
 def seek_cancel(request, seek_id):
     try:
-        seeks.seek_cancel(seek_id=seek_id, player=request.user)
+        quick.seek_cancel(seek_id=seek_id, player=request.user)
     except GameError as error:
         return _page(request, QuickPlayForm(), status=error.status, error=error.message)
     messages.success(request, _("You are no longer looking for that game."))

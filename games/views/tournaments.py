@@ -9,13 +9,13 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import tournaments
+from ..competitions import tournaments
+from ..competitions.forms import TournamentForm
 from ..errors import GameError
 from ..models import Tournament
+from ..pairing import points_text
 from ..ratings import rating_of
 from ..selectors.tournaments import standings, tournament_rounds, tournaments_listed
-from ..standings import points_text
-from ..tournament_forms import TournamentForm
 
 
 def _list_page(request, form, *, status=200, error=None):

@@ -11,7 +11,7 @@ from django.utils import timezone
 from accounts.api_tokens import token_authenticate, token_create, token_digest
 from accounts.models import ApiToken, User
 from accounts.services import own_bot_create
-from games import leagues, seeks, tournaments
+from games.competitions import leagues, quick, tournaments
 from games.departure import account_delete
 from games.errors import GameError
 from tests.api.helpers import Api, token_for
@@ -138,7 +138,7 @@ def test_an_own_bot_is_never_matched_as_a_person():
     owner = UserFactory()
     bot = own_bot_create(owner=owner, username="robo")
     with pytest.raises(GameError):
-        seeks.seek_create(player=bot, seats=2, preset="classic", time_per_move_days=None)
+        quick.seek_create(player=bot, seats=2, preset="classic", time_per_move_days=None)
     league = leagues.league_create(user=owner, name="Club", preset="classic")
     with pytest.raises(GameError):
         leagues.league_join(league_id=league.pk, user=bot)

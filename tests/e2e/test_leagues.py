@@ -4,7 +4,7 @@ once its season has started sees the standings of their division and opens a lea
 import pytest
 from django.utils import timezone
 
-from games import leagues
+from games.competitions import leagues
 from games.models import Game, League, LeagueEntry
 from tests.e2e.conftest import artifact, log_in, sign_up
 from tests.factories import UserFactory

@@ -166,7 +166,8 @@ def a_players_world(db):
     import datetime
 
     from accounts.models import Vacation
-    from games import ratings, seeks, tournaments
+    from games import ratings
+    from games.competitions import quick, tournaments
     from tests.factories import UserFactory, finish_game, play_on, started_game
 
     zdenek = UserFactory(username="zdenek", display_name="Zdeněk", time_zone="Europe/Prague")
@@ -177,7 +178,7 @@ def a_players_world(db):
     play_on(finished, until=lambda game: game.round_index >= 1)
     finish_game(finished)
     ratings.ratings_rebuild()
-    seeks.seek_create(player=zdenek, seats=None, preset="up_and_down", time_per_move_days=3)
+    quick.seek_create(player=zdenek, seats=None, preset="up_and_down", time_per_move_days=3)
     cup = tournaments.tournament_create(
         host=zdenek,
         name="Zdeňkův pohár",
@@ -220,7 +221,7 @@ def a_players_world(db):
             datetime.datetime.combine(start + datetime.timedelta(days=3), datetime.time())
         ),
     )
-    from games import leagues
+    from games.competitions import leagues
     from games.models import LeagueEntry
     from games.notifications.optin import optin_token
 

@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 
 from accounts.selectors import preferences_of
-from games import tournaments
+from games.competitions import tournaments
 from games.models import Notification
 from tests.notifications.helpers import html_of, send_all
 from tests.test_tournaments import finish_round, with_players

@@ -3,7 +3,7 @@
 from django.template import Context, Template
 from django.utils import translation
 
-from games.templatetags.clock import per_move
+from games.presentation import per_move
 
 
 def test_days_per_move_or_no_time_limit():

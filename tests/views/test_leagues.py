@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import leagues
+from games.competitions import leagues
 from games.models import Game, League, LeagueEntry, LeagueSeason, Notification
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send

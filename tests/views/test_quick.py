@@ -4,7 +4,7 @@ without JavaScript, junk, cancelling."""
 import pytest
 from django.urls import reverse
 
-from games import seeks
+from games.competitions import quick
 from games.models import Game, Seek
 from tests.factories import UserFactory
 
@@ -38,7 +38,7 @@ def test_two_players_find_the_same_game_without_javascript_and_it_starts(client)
 
 
 def test_the_lobby_lists_an_open_quick_game_as_such(client):
-    seeks.seek_create(player=UserFactory(), seats=3, preset="classic", time_per_move_days=3)
+    quick.seek_create(player=UserFactory(), seats=3, preset="classic", time_per_move_days=3)
     client.force_login(UserFactory())
     html = client.get(reverse("lobby")).content.decode()
     assert html.count("Quick play") >= 2  # the form's heading and the game's badge
@@ -87,7 +87,7 @@ def test_the_dashboard_shows_open_seeks_and_cancels_one(client):
 
 
 def test_cancelling_someone_elses_seek_is_a_404_that_changes_nothing(client):
-    seek = seeks.seek_create(player=UserFactory(), seats=2, preset="classic", time_per_move_days=3)
+    seek = quick.seek_create(player=UserFactory(), seats=2, preset="classic", time_per_move_days=3)
     client.force_login(UserFactory())
     response = client.post(reverse("seek_cancel", args=[seek.pk]))
     assert response.status_code == 404

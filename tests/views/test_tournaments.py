@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import tournaments
+from games.competitions import tournaments
 from games.models import Rating, Tournament, TournamentTable
 from tests.factories import UserFactory
 from tests.test_tournaments import finish_round, with_players

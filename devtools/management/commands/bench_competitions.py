@@ -19,10 +19,10 @@ from django.test.utils import CaptureQueriesContext
 from accounts.models import User
 from devtools.leagues_world import seed_leagues
 from devtools.tournaments_world import seed_tournaments
-from games import leagues
+from games.competitions import leagues
+from games.competitions.tournaments import round_seating
 from games.models import League, LeagueEntry, LeagueSeason, Tournament
 from games.selectors.leagues import division_standings
-from games.tournaments import round_seating
 
 TARGET = 2.0
 LEAGUE_MEMBERS = 100  # members of each league (about 17 divisions of 6)

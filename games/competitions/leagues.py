@@ -16,9 +16,7 @@ after the commit), and the beat sweep (leagues_sweep) catches up on whatever was
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections import Counter
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
@@ -28,10 +26,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from . import services
-from .engine import Rules
-from .errors import GameError
-from .models import (
+from .. import services
+from ..engine import Rules
+from ..errors import GameError
+from ..models import (
     QUICK_PRESETS,
     TIME_PER_MOVE_DAYS,
     Division,
@@ -44,81 +42,16 @@ from .models import (
     Rating,
     Seat,
 )
-from .models.leagues import DIVISION_SIZE_MAX, DIVISION_SIZE_MIN
-from .notifications.optin import optin_read
-from .notifications.outbox import notification_queue
-from .oncommit import enqueue_on_commit
-from .ratings import display_rating
-from .selectors.leagues import division_fixtures, division_standings, fixture_done
+from ..models.leagues import DIVISION_SIZE_MAX, DIVISION_SIZE_MIN
+from ..notifications.optin import optin_read
+from ..notifications.outbox import notification_queue
+from ..oncommit import enqueue_on_commit
+from ..pairing import division_sizes, fixture_plan
+from ..ratings import display_rating
+from ..selectors.leagues import division_fixtures, division_standings, fixture_done
 
 FILL_BOT_KIND = "medium"
 NAME_MAX = 60
-
-
-# -- the plan of a division ------------------------------------------------------------------
-
-
-def pair_waves(players: list[int]) -> list[list[tuple[int, ...]]]:
-    """Two at a table: every pair once, by the circle method, a round a wave."""
-    ring: list[int | None] = list(players) + ([None] if len(players) % 2 else [])
-    waves = []
-    for _round in range(len(ring) - 1):
-        half = len(ring) // 2
-        pairs = [(ring[i], ring[-1 - i]) for i in range(half)]
-        waves.append([p for p in pairs if None not in p])  # type: ignore[misc]
-        ring = [ring[0], ring[-1], *ring[1:-1]]
-    return waves
-
-
-def triple_tables(players: list[int]) -> list[tuple[int, ...]]:
-    """Three at a table: a greedy covering of every pair, each table the one meeting the most
-    pairs not met yet, then the players with the fewest tables so far (balanced), then the
-    earliest in the list (deterministic)."""
-    unmet = set(itertools.combinations(players, 2))
-    tables: list[tuple[int, ...]] = []
-    games: Counter[int] = Counter()
-    while unmet:
-        best = min(
-            itertools.combinations(players, 3),
-            key=lambda t: (
-                -sum(pair in unmet for pair in itertools.combinations(t, 2)),
-                sum(games[p] for p in t),
-            ),
-        )
-        tables.append(best)
-        games.update(best)
-        unmet -= set(itertools.combinations(best, 2))
-    return tables
-
-
-def group_waves(tables: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
-    """Each table in the first wave where none of its players plays yet."""
-    waves: list[list[tuple[int, ...]]] = []
-    for table in tables:
-        for wave in waves:
-            if not any(p in t for t in wave for p in table):
-                wave.append(table)
-                break
-        else:
-            waves.append([table])
-    return waves
-
-
-def fixture_plan(players: list[int], seats_per_table: int) -> list[list[tuple[int, ...]]]:
-    """A division's tables wave by wave (`players` in seeding order)."""
-    if seats_per_table == 2:
-        return pair_waves(players)
-    return group_waves(triple_tables(players))
-
-
-def division_sizes(count: int, division_size: int) -> list[int]:
-    """`count` players in divisions of about `division_size`, the sizes as even as can be
-    (larger ones on top), none under DIVISION_SIZE_MIN where avoidable."""
-    divisions = max(1, math.ceil(count / division_size))
-    while divisions > 1 and count // divisions < DIVISION_SIZE_MIN:
-        divisions -= 1
-    base, extra = divmod(count, divisions)
-    return [base + (level < extra) for level in range(divisions)]
 
 
 # -- creating and joining ----------------------------------------------------------------------
@@ -366,7 +299,8 @@ def season_start(*, season_id: int, now: datetime | None = None) -> bool:
         entry.seed_rating = ratings[entry.user_id]
     ordered = iter(_seeding(season, entries))
     fixtures = []
-    for level, size in enumerate(division_sizes(len(entries), league.division_size), 1):
+    sizes = division_sizes(len(entries), league.division_size, smallest=DIVISION_SIZE_MIN)
+    for level, size in enumerate(sizes, 1):
         division = Division.objects.create(season=season, level=level)
         members = [next(ordered) for _ in range(size)]
         for entry in members:

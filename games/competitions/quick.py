@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from . import services
-from .engine import Rules
-from .errors import GameError
-from .locking import lock_game
-from .models import QUICK_PRESETS, TIME_PER_MOVE_DAYS, Game, Rating, Seek
-from .ratings import display_rating
+from .. import services
+from ..engine import Rules
+from ..errors import GameError
+from ..locking import lock_game
+from ..models import QUICK_PRESETS, TIME_PER_MOVE_DAYS, Game, Rating, Seek
+from ..ratings import display_rating
 
 QUICK_SEATS = (2, 3, 4)
 WINDOW_POINTS = 150

@@ -1,8 +1,8 @@
 """Tournaments: a host opens one (rules, tables of N, rounds, a start time); players join until
-it starts; each round seats the players by standing (games/swiss.py), every table a game the
-site seats and starts (services.game_create_seated), short tables filled by bots if the host
-allows them, else a bye; the next round begins when the last table of the round is finished,
-and after the last round the standing is final and the winner named.
+it starts; each round seats the players by standing (games/pairing.py), every
+table a game the site seats and starts (services.game_create_seated), short tables filled by
+bots if the host allows them, else a bye; the next round begins when the last table of the round
+is finished, and after the last round the standing is final and the winner named.
 
 Race-safety: every write takes the tournament's row lock first (`lock_tournament`), so two
 tables ending at once begin the next round once: the second sees the round already over. The
@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from . import services
-from .engine import LEVELS, Rules
-from .errors import GameError
-from .models import (
+from .. import services
+from ..engine import LEVELS, Rules
+from ..errors import GameError
+from ..models import (
     QUICK_PRESETS,
     TIME_PER_MOVE_DAYS,
     TOURNAMENT_MAX_PLAYERS,
@@ -36,10 +36,10 @@ from .models import (
     TournamentRound,
     TournamentTable,
 )
-from .notifications.outbox import notification_queue
-from .ratings import display_rating
-from .selectors.tournaments import met_pairs, standings, tournament_of_game, tournament_seats
-from .swiss import seat
+from ..notifications.outbox import notification_queue
+from ..pairing import seat
+from ..ratings import display_rating
+from ..selectors.tournaments import met_pairs, standings, tournament_of_game, tournament_seats
 
 MAX_DAYS_AHEAD = 90
 MAX_OPEN_HOSTED = 5  # tournaments a host may have open for entries at once

@@ -1,4 +1,4 @@
-"""The form a host opens a tournament with."""
+"""The forms a host opens a league or a tournament with."""
 
 from datetime import timedelta
 
@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
 
-from .forms import QUICK_PRESET_CHOICES, time_per_move_field
-from .models import TOURNAMENT_MAX_ROUNDS, TOURNAMENT_SEATS
+from ..forms import QUICK_PRESET_CHOICES, TIME_CHOICES, time_per_move_field
+from ..models import TOURNAMENT_MAX_ROUNDS, TOURNAMENT_SEATS
 
 BOT_FILL_CHOICES = [
     ("", _("No bots: a bye or smaller tables")),
@@ -49,3 +49,25 @@ class TournamentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["starts_at"].initial = _tomorrow
+
+
+class LeagueForm(forms.Form):
+    """A new league: its name, rules, tables, time per move and divisions."""
+
+    name = forms.CharField(label=_("Name"), max_length=60)
+    preset = forms.ChoiceField(label=_("Rules"), choices=QUICK_PRESET_CHOICES, initial="classic")
+    seats_per_table = forms.TypedChoiceField(
+        label=_("Players at a table"), choices=[("2", "2"), ("3", "3")], coerce=int, initial="2"
+    )
+    time_per_move_days = forms.TypedChoiceField(
+        label=_("Time per move"), choices=TIME_CHOICES[1:], coerce=int, initial="3"
+    )
+    division_size = forms.TypedChoiceField(
+        label=_("Players in a division"),
+        choices=[(str(n), str(n)) for n in range(4, 9)],
+        coerce=int,
+        initial="6",
+    )
+    bots_fill = forms.BooleanField(
+        label=_("Bots fill a short division"), required=False, initial=True
+    )

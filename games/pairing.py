@@ -1,5 +1,9 @@
-"""Swiss seating, as plain Python: players in order of standing are cut into tables of close
-standing, avoiding tables of players who have already met (docs/playing.md, "Tournaments").
+"""Who sits with whom, and what a place at a table is worth, as plain Python (no Django), for
+the competitions (games/competitions/): a tournament's Swiss seating, a league division's plan
+of tables, and the points both count by.
+
+Swiss seating: players in order of standing are cut into tables of close standing, avoiding
+tables of players who have already met (docs/playing.md, "Tournaments").
 
 Table sizes: as few tables as tables of `seats` allow, their sizes as even as can be (so a
 count that does not divide leaves some tables one short); with two seats and an odd count the
@@ -11,7 +15,10 @@ SEARCH_PLAYERS the same rule is taken greedily, without going back, then improve
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+import itertools
+import math
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations, pairwise
 
 SEARCH_STEPS = 20_000
@@ -138,3 +145,93 @@ def _improve(tables: list[list], met: set[frozenset]) -> list[list]:
                 else:
                     upper[i], lower[j] = lower[j], upper[i]
     return tables
+
+
+# -- a league division's plan: every pair meets once, wave by wave -----------------------------
+
+
+def pair_waves(players: list[int]) -> list[list[tuple[int, ...]]]:
+    """Two at a table: every pair once, by the circle method, a round a wave."""
+    ring: list[int | None] = list(players) + ([None] if len(players) % 2 else [])
+    waves = []
+    for _round in range(len(ring) - 1):
+        half = len(ring) // 2
+        pairs = [(ring[i], ring[-1 - i]) for i in range(half)]
+        waves.append([p for p in pairs if None not in p])  # type: ignore[misc]
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return waves
+
+
+def triple_tables(players: list[int]) -> list[tuple[int, ...]]:
+    """Three at a table: a greedy covering of every pair, each table the one meeting the most
+    pairs not met yet, then the players with the fewest tables so far (balanced), then the
+    earliest in the list (deterministic)."""
+    unmet = set(itertools.combinations(players, 2))
+    tables: list[tuple[int, ...]] = []
+    games: Counter[int] = Counter()
+    while unmet:
+        best = min(
+            itertools.combinations(players, 3),
+            key=lambda t: (
+                -sum(pair in unmet for pair in itertools.combinations(t, 2)),
+                sum(games[p] for p in t),
+            ),
+        )
+        tables.append(best)
+        games.update(best)
+        unmet -= set(itertools.combinations(best, 2))
+    return tables
+
+
+def group_waves(tables: list[tuple[int, ...]]) -> list[list[tuple[int, ...]]]:
+    """Each table in the first wave where none of its players plays yet."""
+    waves: list[list[tuple[int, ...]]] = []
+    for table in tables:
+        for wave in waves:
+            if not any(p in t for t in wave for p in table):
+                wave.append(table)
+                break
+        else:
+            waves.append([table])
+    return waves
+
+
+def fixture_plan(players: list[int], seats_per_table: int) -> list[list[tuple[int, ...]]]:
+    """A division's tables wave by wave (`players` in seeding order)."""
+    if seats_per_table == 2:
+        return pair_waves(players)
+    return group_waves(triple_tables(players))
+
+
+def division_sizes(count: int, division_size: int, *, smallest: int) -> list[int]:
+    """`count` players in divisions of about `division_size`, the sizes as even as can be
+    (larger ones on top), none under `smallest` where avoidable."""
+    divisions = max(1, math.ceil(count / division_size))
+    while divisions > 1 and count // divisions < smallest:
+        divisions -= 1
+    base, extra = divmod(count, divisions)
+    return [base + (level < extra) for level in range(divisions)]
+
+
+# -- points for a place at a table ------------------------------------------------------------
+# Points for a place at a table, the one scale leagues and tournaments both count by: a player
+# scores a point for each player at the table who finished below them and half a point for each who
+# tied with them (seats_rank: lowest total first, a tie shares the rank). Two players: 1 for the
+# win, 0 for the loss, ½ each for a tie; three players: 2, 1, 0. Points are kept in halves, as
+# integers, so that sums stay exact.
+
+
+def table_half_points[Key](ranks: Mapping[Key, int]) -> dict[Key, int]:
+    """Each player's points in halves, from the final ranks of one table (1 is first)."""
+    return {
+        key: sum(2 if rank < other else 1 if rank == other else 0 for other in ranks.values()) - 1
+        for key, rank in ranks.items()
+    }
+
+
+def points_text(half_points: int) -> str:
+    """Half points as a player reads them: 3, ½, 2½."""
+    whole, half = divmod(half_points, 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"

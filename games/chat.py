@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.validators import one_line
 
-from .checks import require_creator
 from .errors import GameError
 from .events import game_changed
+from .guards import require_creator
 from .locking import lock_game
 from .models import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Game, Mute
 from .selectors.viewer import can_chat

@@ -18,7 +18,7 @@ from accounts.models import DELETED_USERNAME_PREFIX, User
 from accounts.services import user_delete
 
 from . import services
-from .checks import seat_of
+from .guards import seat_of
 from .locking import lock_game
 from .models import Follow, Game, Invitation, Notification, Seat
 

@@ -16,9 +16,9 @@ from accounts.models import User
 from accounts.validators import fold_name, is_control
 
 from . import services
-from .checks import require_creator, require_open
 from .engine import Rules
 from .errors import GameError
+from .guards import require_creator, require_open
 from .locking import lock_game
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, Follow, Game, Invitation, Notification, Seat
 from .notifications.outbox import notification_queue, seat_news_queue

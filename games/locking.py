@@ -50,6 +50,6 @@ def lock_game(game_id: int, *, seats: bool = False) -> Game:
 def seat_at(game: Game, index: int) -> Seat:
     """The seat at `index`, with its player and their settings: from the seats lock_game read,
     else one query."""
-    if getattr(game, "seats_loaded", False):
+    if game.seats_loaded:
         return next(seat for seat in game.seats.all() if seat.index == index)
     return game.seats.select_related("user__preferences").get(index=index)

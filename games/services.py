@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.services import bots_ensure
 
-from .checks import require_creator, require_open, seat_of
+from .asynchronous_commit import asynchronous_commit
 from .engine import (
     AUTOPILOT_LEVEL,
     BOTS,
@@ -33,6 +33,7 @@ from .engine import (
 )
 from .engine.cards import Card
 from .errors import GameError, StaleVersion
+from .guards import require_creator, require_open, seat_of
 from .locking import lock_game, seat_at
 from .models import (
     MAX_TIMEOUTS_LIMIT,
@@ -55,7 +56,6 @@ from .notifications.outbox import (
 from .notifications.presence import presence_due
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
-from .relaxed import relaxed_commit
 from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
 from .selectors.pauses import turn_deadline
 from .selectors.viewer import other_people_playing
@@ -587,7 +587,7 @@ def seat_mark_seen(*, seat: Seat, version: int, chat: int | None = None) -> None
     if presence_due(seat, now):
         seen["last_seen_at"] = now
     if seen:
-        with relaxed_commit():
+        with asynchronous_commit():
             Seat.objects.filter(pk=seat.pk).update(**seen)
         for field, value in seen.items():
             setattr(seat, field, value)

@@ -102,7 +102,7 @@ TABLE = {
     # among them), the players' vacations under way, the moves since they last looked, the next
     # game waiting on them, the chat with its authors, their mutes, the bar's count; then what
     # they have seen and when they were here are written, in one update (outside a test's
-    # transaction, one that does not wait for the disk: games/relaxed.py).
+    # transaction, one that does not wait for the disk: games/asynchronous_commit.py).
     # (Whether the last round's summary is still fresh is the pile log's word: no query.)
     # The page (never a poll) also asks whether the game is a league's or a tournament's, for the
     # line above it (one query).

@@ -11,10 +11,10 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from ..checks import seat_of
 from ..clock import clock_end, time_per_move
 from ..engine import GameState
 from ..errors import GameError
+from ..guards import seat_of
 from ..locking import lock_game
 from ..models import Game, Seat
 from ..notifications.outbox import dropped_queue, timed_out_queue

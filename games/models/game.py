@@ -90,6 +90,10 @@ class Game(models.Model):
     chat_spectators = models.BooleanField(
         default=False, help_text="Spectators may read and write in the chat."
     )
+    # Not a column: True on a game that locking.lock_game(seats=True) read with its seats in seat
+    # order, players and their settings included, so that a write reads them from there
+    # (locking.seat_at, guards.seat_of) and its answer needs no second look (viewer.game_as_left).
+    seats_loaded: bool = False
 
     class Meta:
         constraints = [

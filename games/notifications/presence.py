@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
+from ..asynchronous_commit import asynchronous_commit
 from ..models import Seat
-from ..relaxed import relaxed_commit
 
 # Presence is written at most this often per seat (the table polls every 5 s while visible).
 PRESENCE_TOUCH_SECONDS = 10
@@ -27,7 +27,7 @@ def seat_record_presence(*, seat: Seat, now: datetime | None = None) -> None:
     now = now or timezone.now()
     if not presence_due(seat, now):
         return
-    with relaxed_commit():
+    with asynchronous_commit():
         Seat.objects.filter(pk=seat.pk).update(last_seen_at=now)
     seat.last_seen_at = now
 

@@ -50,7 +50,7 @@ def game_as_left(result, user: User) -> tuple[Game, Seat] | None:
     move's lock, services.move_play): what answers the move, the page's table or the API's view,
     needs no second look. None for anything else (and for a move that ended the game: its page
     reads the results)."""
-    if not (isinstance(result, Game) and getattr(result, "seats_loaded", False)):
+    if not (isinstance(result, Game) and result.seats_loaded):
         return None
     if result.status != Game.Status.ACTIVE:
         return None

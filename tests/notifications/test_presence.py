@@ -8,9 +8,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from games import services
+from games.asynchronous_commit import asynchronous_commit
 from games.models import Seat
 from games.notifications import presence
-from games.relaxed import relaxed_commit
 from tests.notifications.helpers import seat_to_move, two_people
 
 pytestmark = pytest.mark.django_db
@@ -39,14 +39,15 @@ def synchronous_commit() -> str:
 
 @pytest.mark.django_db(transaction=True)
 def test_presence_and_seen_marks_commit_without_waiting_for_the_disk_but_never_a_move():
-    """games/relaxed.py: on its own, such a write's transaction turns synchronous_commit off for
-    itself alone; inside a transaction already open (a move's) it leaves it as it is."""
+    """games/asynchronous_commit.py: on its own, such a write's transaction turns
+    synchronous_commit off for itself alone; inside a transaction already open (a move's) it
+    leaves it as it is."""
     if connection.vendor != "postgresql":
         pytest.skip("a PostgreSQL setting (the embedded SQLite default has no such thing)")
-    with relaxed_commit():
+    with asynchronous_commit():
         assert synchronous_commit() == "off"
     assert synchronous_commit() == "on"  # the next transaction on this connection waits again
-    with transaction.atomic(), relaxed_commit():  # as inside a move's transaction
+    with transaction.atomic(), asynchronous_commit():  # as inside a move's transaction
         assert synchronous_commit() == "on"
     game, _users = two_people()
     seat = seat_to_move(game)

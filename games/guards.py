@@ -1,5 +1,6 @@
-"""Checks a write makes on a game it has locked: who the player is at it, whether it is still
-open, whether they created it. Each raises GameError with the reason for the player."""
+"""Guards a write passes on a game it has locked: who the player is at it, whether it is still
+open, whether they created it. Each raises GameError with the reason for the player. (Named
+apart from Django's system checks, which `checks` would bring to mind.)"""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def seat_of(game: Game, user: User) -> Seat:
     """The player's seat at this game; 403 if they have none."""
     if not user.is_authenticated:
         seat = None
-    elif getattr(game, "seats_loaded", False):  # lock_game(seats=True) read them
+    elif game.seats_loaded:  # lock_game(seats=True) read them
         seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
     else:
         seat = game.seats.filter(user=user).first()

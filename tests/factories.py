@@ -9,9 +9,12 @@ id (tests/seeds.py, through Game.seed's default in tests/conftest.py), so that i
     GameFactory(started=True, players=[alice, bob], seat_count=3, bots="easy", rules=Rules(...))
     SeatFactory(game=game)              the next free seat, for a new player
     MoveFactory(game=game)              the seat to move plays its first legal action
+    TournamentFactory(players=11)       opened by a new host for tomorrow, eleven more joined
+    LeagueFactory(members=[a, b, c])    made by a, joined by b and c, its first season due now
 """
 
 import random
+from datetime import timedelta
 
 import factory
 from allauth.account.models import EmailAddress
@@ -21,9 +24,10 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
+from games.competitions import leagues, tournaments
 from games.engine import GameState, Rules, get_bot
 from games.locking import lock_game
-from games.models import Game, Move, Seat
+from games.models import Game, League, LeagueSeason, Move, Seat, Tournament
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -221,3 +225,48 @@ def signup(client, **fields):
 def wide(text: str) -> str:
     """`text` (ASCII letters and digits; spaces stay) in their full-width forms."""
     return "".join(char if char == " " else chr(ord(char) + 0xFEE0) for char in text)
+
+
+class TournamentFactory(factory.Factory):
+    """A tournament opened through the service (its host its first player), and `players` more
+    who joined it; it starts tomorrow unless told otherwise."""
+
+    class Meta:
+        model = Tournament
+
+    host = factory.SubFactory(UserFactory)
+    name = "Spring cup"
+    preset = "classic"
+    seats_per_table = 3
+    rounds = 3
+    time_per_move_days = 3
+    starts_at = factory.LazyFunction(lambda: timezone.now() + timedelta(days=1))
+    players = 0
+
+    @classmethod
+    def _create(cls, model_class, *args, players=0, **fields):
+        tournament = tournaments.tournament_create(**fields)
+        for _ in range(players):
+            tournaments.tournament_join(tournament_id=tournament.pk, user=UserFactory())
+        return tournament
+
+
+class LeagueFactory(factory.Factory):
+    """A league made by members[0] through the service and joined by the rest, its first season
+    due now; no bots fill a short division unless told."""
+
+    class Meta:
+        model = League
+
+    members = factory.LazyFunction(lambda: [UserFactory(), UserFactory()])
+    name = factory.Sequence(lambda n: f"Tuesday {n}")
+    preset = "classic"
+    bots_fill = False
+
+    @classmethod
+    def _create(cls, model_class, *args, members, **options):
+        league = leagues.league_create(user=members[0], **options)
+        for user in members[1:]:
+            leagues.league_join(league_id=league.pk, user=user)
+        LeagueSeason.objects.filter(league=league).update(starts_at=timezone.now())
+        return league

@@ -1,11 +1,7 @@
 """Clock arithmetic (games/clock.py)."""
 
-import pytest
-
 from games.clock import clock_end
 from tests.deadlines.helpers import DAY, at
-
-pytestmark = pytest.mark.django_db
 
 
 def test_the_clock_stands_still_during_pauses():

@@ -1,9 +1,6 @@
 """Racing moves on one game, with real threads on PostgreSQL: exactly one applies."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
 from games.engine import GameState, Rules
@@ -11,30 +8,9 @@ from games.errors import GameError, StaleVersion
 from games.models import Move, Rating, RatingChange
 from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
+from tests.racing import race
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
-
-
-def race(n, target):
-    """Run target(i) in n threads released together; return what each returned or raised."""
-    barrier = threading.Barrier(n)
-    results = [None] * n
-
-    def run(i):
-        try:
-            barrier.wait()
-            results[i] = target(i)
-        except Exception as error:  # recorded, asserted on below
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
 
 
 def test_a_double_submitted_move_applies_once():

@@ -6,7 +6,15 @@ import pytest
 
 from games.engine import Rules
 from games.models import Game
-from tests.factories import GameFactory, MoveFactory, SeatFactory, UserFactory, started_game
+from tests.factories import (
+    GameFactory,
+    LeagueFactory,
+    MoveFactory,
+    SeatFactory,
+    TournamentFactory,
+    UserFactory,
+    started_game,
+)
 from tests.seeds import current_node, seed_for_test
 
 pytestmark = pytest.mark.django_db
@@ -59,3 +67,13 @@ def test_games_are_seeded_from_the_node_id_and_the_same_on_every_run():
     assert node.endswith("::test_games_are_seeded_from_the_node_id_and_the_same_on_every_run")
     expected = [hashlib.sha256(f"{node}#{n}".encode()).hexdigest()[:32] for n in range(3)]
     assert [first.seed, second.seed, seed_for_test()] == expected
+
+
+def test_competitions_are_made_through_their_services():
+    tournament = TournamentFactory(players=2, seats_per_table=2)
+    assert tournament.status == "open" and tournament.entries.count() == 3
+    assert tournament.entries.filter(user=tournament.created_by).exists()
+    alice, bob = UserFactory(), UserFactory()
+    league = LeagueFactory(members=[alice, bob])
+    season = league.seasons.get()
+    assert set(season.entries.values_list("user", flat=True)) == {alice.pk, bob.pk}

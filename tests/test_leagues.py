@@ -16,9 +16,7 @@ from games.competitions import leagues
 from games.errors import GameError
 from games.models import (
     DIVISION_SIZE_MIN,
-    Division,
     Game,
-    League,
     LeagueEntry,
     LeagueFixture,
     LeagueSeason,
@@ -29,7 +27,8 @@ from games.models import (
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send
 from games.selectors.leagues import division_standings
-from tests.factories import UserFactory, play_on
+from tests.competitions import finish_league_game, make_league, play_season, season_of
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -37,63 +36,6 @@ pytestmark = pytest.mark.django_db
 def rate(user, shown: int):
     ordinal = (shown - 1000) / 40
     Rating.objects.create(user=user, mu=ordinal + 3, sigma=1, ordinal=ordinal, games=10)
-
-
-def make_league(members, **options) -> League:
-    """A league created by members[0], joined by the rest, its first season due now."""
-    options.setdefault("bots_fill", False)
-    league = leagues.league_create(user=members[0], name="Tuesday", preset="classic", **options)
-    for user in members[1:]:
-        leagues.league_join(league_id=league.pk, user=user)
-    LeagueSeason.objects.filter(league=league).update(starts_at=timezone.now())
-    return league
-
-
-def season_of(league, number=1) -> LeagueSeason:
-    return LeagueSeason.objects.get(league=league, number=number)
-
-
-def finish_game(game: Game, loser=None):
-    """End a league game: a person resigns (the first seated, or `loser`) where one plays,
-    which ends a table with one person left at once; else the bots play it out."""
-    game.refresh_from_db()
-    while game.status == Game.Status.ACTIVE:
-        people = list(game.seats.filter(user__is_bot=False, resigned=False).select_related("user"))
-        if not people:
-            play_on(game)
-            break
-        chosen = next((s for s in people if s.user == loser), people[0])
-        services.game_resign(game_id=game.pk, user=chosen.user)
-        game.refresh_from_db()
-    run_queued()
-
-
-def run_queued():
-    """What the worker does after a game's end: advance every playing division."""
-    for division in Division.objects.filter(season__status="playing"):
-        leagues.division_advance(division_id=division.pk)
-
-
-def play_season(league, number=1, loser_order=None):
-    """Every wave's games to their end."""
-    season = season_of(league, number)
-    while season.status == LeagueSeason.Status.PLAYING:
-        active = Game.objects.filter(
-            league_fixture__division__season=season, status=Game.Status.ACTIVE
-        )
-        if not active.exists():
-            run_queued()
-            season.refresh_from_db()
-            if not active.exists():
-                break
-        for game in active:
-            loser = None
-            if loser_order:
-                seated = [s.user for s in game.seats.select_related("user")]
-                loser = max(seated, key=loser_order.index)
-            finish_game(game, loser=loser)
-        season.refresh_from_db()
-    return season
 
 
 # -- the plan ----------------------------------------------------------------------------------
@@ -243,9 +185,9 @@ def test_the_next_wave_waits_for_every_game_of_the_wave_before():
     leagues.season_start(season_id=season_of(league).pk)
     division = season_of(league).divisions.get()
     first, second = division.fixtures.filter(wave=1)
-    finish_game(first.game)
+    finish_league_game(first.game)
     assert not division.fixtures.filter(wave=2, game__isnull=False).exists()
-    finish_game(second.game)
+    finish_league_game(second.game)
     assert division.fixtures.filter(wave=2, game__isnull=False).count() == 2
     assert leagues.division_advance(division_id=division.pk) == 0  # nothing twice
 

@@ -8,7 +8,7 @@ from games import services
 from games.competitions import leagues
 from games.models import Division, Game, LeagueFixture, LeagueSeason
 from tests.factories import UserFactory
-from tests.test_concurrency import race
+from tests.racing import race
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
 

@@ -28,11 +28,13 @@ from tests.factories import (
     play_one,
     started_game,
 )
-from tests.views.test_friends import follow
-from tests.views.test_notices import a_game_where_the_other_moved
-from tests.views.test_player_stats import finished_game
-from tests.views.test_profile import shared_game
-from tests.views.test_ratings import rated_players
+from tests.views.helpers import (
+    a_game_where_the_other_moved,
+    finished_game,
+    follow,
+    rated_players,
+    shared_game,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.queries]
 
@@ -361,7 +363,7 @@ def test_the_bars_count_of_new_notices_is_one_query_for_1_game_as_for_12(
 def tournament_world(players: int):
     """A tournament of `players` at tables of 2 (a bye when odd), round 1 over, round 2 on."""
     from games.competitions import tournaments
-    from tests.test_tournaments import finish_round, with_players
+    from tests.competitions import finish_round, with_players
 
     tournament = with_players(players, seats_per_table=2, rounds=3)
     tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)

@@ -6,7 +6,7 @@ import pytest
 from games.competitions import quick
 from games.models import Game, Seek
 from tests.factories import UserFactory
-from tests.test_concurrency import race
+from tests.racing import race
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
 

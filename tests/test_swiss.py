@@ -5,10 +5,11 @@ repeated meeting whenever a seating without one exists (found by brute force).""
 from itertools import combinations, permutations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from games.pairing import repeats, seat, table_sizes
+from tests.examples import examples
 
 pytestmark = pytest.mark.engine
 
@@ -47,7 +48,7 @@ def brute_force_repeat_free(players, sizes, met) -> bool:
     return False
 
 
-@settings(max_examples=150)
+@examples()
 @given(seatings(max_players=7))
 def test_no_repeat_when_a_repeat_free_seating_exists(case):
     players, seats, met = case
@@ -81,7 +82,7 @@ def test_table_sizes(count, seats, sizes):
 
 
 @given(seatings(max_players=400))
-@settings(max_examples=25)
+@examples(1 / 6)  # a field of up to 400
 def test_a_large_field_is_seated_greedily_each_once(case):
     players, seats, met = case
     tables = seat(players, seats, met)

@@ -20,52 +20,10 @@ from games.models import (
     TournamentTable,
 )
 from games.selectors.tournaments import met_pairs, standings, tournament_seats
+from tests.competitions import finish_round, open_tournament, round_tables, with_players
 from tests.factories import UserFactory, finish_game
 
 pytestmark = pytest.mark.django_db
-
-
-def open_tournament(host=None, **options) -> Tournament:
-    fields = {
-        "name": "Spring cup",
-        "preset": "classic",
-        "seats_per_table": 3,
-        "rounds": 3,
-        "time_per_move_days": 3,
-        "starts_at": timezone.now() + timedelta(days=1),
-    } | options
-    return tournaments.tournament_create(host=host or UserFactory(), **fields)
-
-
-def with_players(count, **options) -> Tournament:
-    """A tournament of `count` players (its host the first)."""
-    tournament = open_tournament(**options)
-    for _ in range(count - 1):
-        tournaments.tournament_join(tournament_id=tournament.pk, user=UserFactory())
-    return tournament
-
-
-def finish_round(tournament) -> None:
-    """End every game of the current round where it stands, then look (as the task does)."""
-    tournament.refresh_from_db()
-    games = Game.objects.filter(
-        tournament_table__round__tournament=tournament,
-        tournament_table__round__number=tournament.current_round,
-        status=Game.Status.ACTIVE,
-    )
-    for game in games:
-        finish_game(game)
-    for game in games.model.objects.filter(pk__in=[g.pk for g in games]):
-        tournaments.tournament_game_finished(game_id=game.pk)
-    tournament.refresh_from_db()
-
-
-def round_tables(tournament, number) -> list[list[int]]:
-    tables = TournamentTable.objects.filter(round__tournament=tournament, round__number=number)
-    return [
-        sorted(t.game.seats.values_list("user_id", flat=True)) if t.game else [t.bye_id]
-        for t in tables.select_related("game").order_by("number")
-    ]
 
 
 def test_a_12_player_tournament_pairs_three_rounds_and_ends():

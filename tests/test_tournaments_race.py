@@ -5,9 +5,9 @@ import pytest
 
 from games.competitions import tournaments
 from games.models import Game, TournamentRound, TournamentTable
+from tests.competitions import with_players
 from tests.factories import finish_game
-from tests.test_concurrency import race
-from tests.test_tournaments import with_players
+from tests.racing import race
 
 pytestmark = [pytest.mark.concurrency, pytest.mark.django_db(transaction=True)]
 

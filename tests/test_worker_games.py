@@ -24,11 +24,11 @@ from accounts.selectors import preferences_of
 from config.celery import app as celery_app
 from games import tasks
 from games.engine import GameState
-from games.models import Game, Heartbeat, Move, Notification
+from games.models import Game, Move, Notification
 from games.notifications import presence
 from games.selectors.history import replayed_state
 from tests.factories import UserFactory, started_game
-from tests.workers import clear_broker, wait_for
+from tests.workers import clear_broker, wait_for, worker_has_drained
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,14 +37,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def fresh(game) -> Game:
     game.refresh_from_db()
     return game
-
-
-def worker_has_drained():
-    """Wait until the worker has run everything queued before now (the solo pool runs tasks in
-    order): a heartbeat sent now comes out last."""
-    name = f"drained-{time.monotonic_ns()}"
-    tasks.heartbeat.delay(name)
-    return wait_for(lambda: Heartbeat.objects.filter(name=name).exists())
 
 
 def play_human_turn(client, game):

@@ -19,8 +19,7 @@ from games.engine import GameState, get_bot
 from games.errors import GameError
 from games.models import Game, LeagueEntry, LeagueSeason
 from tests.factories import UserFactory, play_one
-from tests.test_worker_games import worker_has_drained
-from tests.workers import wait_for
+from tests.workers import wait_for, worker_has_drained
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

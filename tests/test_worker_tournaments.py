@@ -14,8 +14,8 @@ from games import services
 from games.competitions import tournaments
 from games.models import Game, Seat, Tournament, TournamentEntry, TournamentRound, TournamentTable
 from games.selectors.tournaments import standings
+from tests.competitions import open_tournament, round_tables
 from tests.factories import UserFactory
-from tests.test_tournaments import open_tournament, round_tables
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

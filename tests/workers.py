@@ -7,6 +7,9 @@ import socket
 import subprocess
 import time
 
+from games import tasks
+from games.models import Heartbeat
+
 
 def wait_for(predicate, timeout=30.0, interval=0.05):
     deadline = time.monotonic() + timeout
@@ -67,3 +70,11 @@ def site_process(argv, **env):
         except subprocess.TimeoutExpired:  # a server still waiting on an open stream
             process.kill()
             process.wait(timeout=10)
+
+
+def worker_has_drained():
+    """Wait until the worker has run everything queued before now (the solo pool runs tasks in
+    order): a heartbeat sent now comes out last."""
+    name = f"drained-{time.monotonic_ns()}"
+    tasks.heartbeat.delay(name)
+    return wait_for(lambda: Heartbeat.objects.filter(name=name).exists())

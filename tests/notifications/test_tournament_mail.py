@@ -8,8 +8,8 @@ from django.core import mail
 from accounts.selectors import preferences_of
 from games.competitions import tournaments
 from games.models import Notification
+from tests.competitions import finish_round, with_players
 from tests.notifications.helpers import html_of, send_all
-from tests.test_tournaments import finish_round, with_players
 
 pytestmark = pytest.mark.django_db
 

@@ -6,16 +6,13 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import Preferences
-from games import friends, services
+from games import services
 from games.engine import Rules
 from games.models import Follow, Game, Invitation
 from tests.factories import GameFactory, UserFactory, started_game
+from tests.views.helpers import follow
 
 pytestmark = pytest.mark.django_db
-
-
-def follow(follower, followee):
-    return friends.follow_create(follower=follower, followee=followee)
 
 
 def page(client, name, *args, status=200, **params) -> str:

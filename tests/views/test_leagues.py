@@ -10,8 +10,8 @@ from games.competitions import leagues
 from games.models import Game, League, LeagueEntry, LeagueSeason, Notification
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send
+from tests.competitions import make_league, play_season, season_of
 from tests.factories import UserFactory
-from tests.test_leagues import make_league, play_season, season_of
 
 pytestmark = pytest.mark.django_db
 

@@ -16,6 +16,7 @@ from games.notifications.outbox import game_over_queue, timed_out_queue
 from games.selectors.notices import notice_count, notices
 from tests.factories import GameFactory, UserFactory, play_on, started_game
 from tests.notifications.helpers import play_turn, seat_to_move
+from tests.views.helpers import a_game_where_the_other_moved
 
 pytestmark = pytest.mark.django_db
 
@@ -24,16 +25,6 @@ def bar_count(client) -> int:
     page = client.get(reverse("lobby")).content.decode()
     found = re.search(r'href="/notices/">[^<]*<span class="count">(\d+)', page)
     return int(found.group(1)) if found else 0
-
-
-def a_game_where_the_other_moved(me, other):
-    """A started game of two in which `other` has just played a turn: it is `me`'s turn."""
-    game = started_game([me, other])
-    if seat_to_move(game).user == me:
-        play_turn(game)
-    play_turn(game)
-    assert seat_to_move(game).user == me
-    return game
 
 
 def test_the_others_moves_and_my_turn_are_news_until_i_look(client):

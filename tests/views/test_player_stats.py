@@ -1,54 +1,20 @@
 """A player's statistics and the privacy of their page (games/selectors/player_stats.py,
 games/views/ratings.py, accounts' Preferences.profile_hidden)."""
 
-import datetime
 import re
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
 from accounts.models import Preferences, User
 from games import services
-from games.models import RatingChange, RoundScore, Seat
+from games.models import RoundScore
 from games.selectors.player_stats import _streaks
-from tests.factories import GameFactory, UserFactory, started_game
+from tests.factories import UserFactory, started_game
 from tests.rated_games import play_rounds
+from tests.views.helpers import finished_game
 
 pytestmark = pytest.mark.django_db
-
-EPOCH = timezone.now() - datetime.timedelta(days=100)
-
-
-def finished_game(player, *, players=2, rank=1, total=0, day=0, rounds=(), rated=True):
-    """A finished game where `player` took `rank` with `total` points on day `day`, with their
-    RoundScore rows as (hand_size, penalty, went_out), rated for them unless `rated` is False."""
-    game = GameFactory(created_by=player, seat_count=players, finished=True)
-    seat = Seat.objects.get(game=game, user=player)
-    when = EPOCH + datetime.timedelta(days=day)
-    Seat.objects.filter(pk=seat.pk).update(final_rank=rank, final_total=total, finished_at=when)
-    RatingChange.objects.filter(game=game, user=player).delete()  # what the factory rated
-    if rated:
-        RatingChange.objects.create(
-            game=game, user=player, rank=rank, mu_before=25, sigma_before=8, mu_after=25,
-            sigma_after=8, ordinal_after=1, finished_at=when,
-        )  # fmt: skip
-    RoundScore.objects.bulk_create(
-        RoundScore(
-            game=game,
-            round_index=hand_size - 3,
-            seat=seat.index,
-            user=player,
-            hand_size=hand_size,
-            wild_rank=hand_size,
-            penalty=penalty,
-            went_out=went_out,
-            melds=[],
-            deadwood=[],
-        )
-        for hand_size, penalty, went_out in rounds
-    )
-    return game
 
 
 def page_of(client, shown, viewer=None):

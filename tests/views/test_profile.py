@@ -13,7 +13,7 @@ from accounts.services import profile_update
 from games.models import Game
 from tests.factories import UserFactory, started_game
 from tests.notifications.helpers import html_of, seat_to_move, send_all, two_people
-from tests.views.test_player_stats import finished_game
+from tests.views.helpers import finished_game, shared_game
 
 pytestmark = pytest.mark.django_db
 
@@ -111,13 +111,6 @@ def test_a_zone_this_machine_no_longer_knows_falls_back_to_utc(client):
 
 
 # -- head to head -----------------------------------------------------------------------------
-
-
-def shared_game(first, second, *, first_rank, second_rank, day=0):
-    game = finished_game(first, rank=first_rank, day=day)
-    seat = game.seats.exclude(user=first).get()
-    game.seats.filter(pk=seat.pk).update(user=second, final_rank=second_rank)
-    return game
 
 
 def test_the_player_page_shows_the_viewers_record_against_the_player(client):

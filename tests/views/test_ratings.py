@@ -8,18 +8,9 @@ from django.urls import reverse
 from games import services
 from games.models import Rating
 from tests.factories import UserFactory, started_game
+from tests.views.helpers import rated_players
 
 pytestmark = pytest.mark.django_db
-
-
-def rated_players(count, *, games=5, start=0.0):
-    """`count` players with a rating, strongest first (their ordinals fall one by one)."""
-    users = [UserFactory() for _ in range(count)]
-    Rating.objects.bulk_create(
-        Rating(user=user, mu=25 + start - i, sigma=1.0, ordinal=22 + start - i, games=games)
-        for i, user in enumerate(users)
-    )
-    return users
 
 
 def get(client, name, *args, **params):

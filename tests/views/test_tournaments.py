@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from games.competitions import tournaments
 from games.models import Rating, Tournament, TournamentTable
+from tests.competitions import finish_round, with_players
 from tests.factories import UserFactory
-from tests.test_tournaments import finish_round, with_players
 
 pytestmark = pytest.mark.django_db
 

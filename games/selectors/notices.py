@@ -30,7 +30,8 @@ PER_SOURCE = 50
 @dataclass(frozen=True)
 class RoundOver:
     number: int  # 1-based
-    went_out: str  # who went out ("" for the viewer)
+    went_out: str  # who went out ("" for the viewer, or for nobody)
+    nobody_out: bool = False  # the round ended at the turn limit
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,8 @@ def _told(rounds: tuple[RoundOver, ...]) -> dict:
 
 def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:
     """For each of these seats' games, the rounds that ended after `since`, in order, each with
-    who went out (a round ends some turns after that): one query."""
+    who went out (a round ends some turns after that), or nobody (at the turn limit): one query,
+    every seat's score of those rounds, the one who went out first."""
     mine = {seat.game_id: seat.index for seat in seats}
     ended = Move.objects.filter(
         game=OuterRef("game"),
@@ -170,17 +172,30 @@ def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[Rou
         created_at__gt=since,
         record__round_ended=True,
     )
-    outs = (
-        RoundScore.objects.filter(game_id__in=mine, went_out=True)
+    scores = (
+        RoundScore.objects.filter(game_id__in=mine)
         .filter(Exists(ended))
         .select_related("user")
-        .order_by("game_id", "round_index")
+        .only("game_id", "round_index", "seat", "went_out", *USER_NAME_FIELDS)
+        .order_by("game_id", "round_index", "-went_out")
     )
     rounds: dict[int, tuple[RoundOver, ...]] = {}
-    for out in outs:
-        name = "" if out.seat == mine[out.game_id] else out.user.name
-        rounds[out.game_id] = (*rounds.get(out.game_id, ()), RoundOver(out.round_index + 1, name))
+    told: set[tuple[int, int]] = set()
+    for score in scores:
+        if (score.game_id, score.round_index) in told:
+            continue
+        told.add((score.game_id, score.round_index))
+        number = score.round_index + 1
+        if not score.went_out:
+            over = RoundOver(number, "", nobody_out=True)
+        else:
+            over = RoundOver(number, "" if score.seat == mine[score.game_id] else score.user.name)
+        rounds[score.game_id] = (*rounds.get(score.game_id, ()), over)
     return rounds
+
+
+# What User.name reads.
+USER_NAME_FIELDS = ("user__username", "user__display_name", "user__is_active")
 
 
 SOURCES: tuple[Source, ...] = (OutboxSource(), MovesSource())

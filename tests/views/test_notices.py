@@ -11,10 +11,11 @@ from django.utils import timezone
 
 from accounts.services import preferences_update
 from games import invitations
+from games.engine import Rules
 from games.models import Notification, RoundScore
 from games.notifications.outbox import game_over_queue, timed_out_queue
 from games.selectors.notices import notice_count, notices
-from tests.factories import GameFactory, UserFactory, play_on, started_game
+from tests.factories import GameFactory, UserFactory, play_on, play_one, started_game
 from tests.notifications.helpers import play_turn, seat_to_move
 from tests.views.helpers import a_game_where_the_other_moved
 
@@ -132,3 +133,21 @@ def test_many_rounds_over_are_told_as_a_span_then_the_last_two(client):
     page = " ".join(client.get(reverse("notices")).content.decode().split())
     assert f"Game #{game.pk}: Rounds 1\N{EN DASH}3 are over. Round 4 is over:" in page
     assert "Round 5 is over:" in page and "Round 3 is over" not in page
+
+
+def test_a_round_that_ends_at_the_turn_limit_is_told_too(client):
+    """Nobody went out: the round is over all the same, and the rounds after it follow on
+    (round 2 was left out of "Round 1 … Round 3" when nobody went out in it)."""
+    me, other = UserFactory(display_name="Mia"), UserFactory(display_name="Olga")
+    game = started_game([me, other], rules=Rules(turn_limit=1))
+    users = {seat.index: seat.user for seat in game.seats.select_related("user")}
+    never_out = lambda actions: next(a for a in actions if type(a).__name__ != "GoOut")  # noqa: E731
+    while game.round_index < 2:
+        play_one(game, users, choose=never_out)
+    assert not RoundScore.objects.filter(game=game, went_out=True).exists()
+    client.force_login(me)
+    page = " ".join(client.get(reverse("notices")).content.decode().split())
+    assert (
+        f"Game #{game.pk}: Round 1 is over: nobody went out before the turn limit. "
+        "Round 2 is over: nobody went out before the turn limit." in page
+    )

@@ -1,7 +1,7 @@
 """A cap on how many passwords the whole site hashes at once. A password hashed costs about half a
 second of a core (PBKDF2, on purpose), so without a cap guesses from a few addresses, each within
-its rate limits, can keep every web process hashing and none free for pages. Every hash (a login's check, the
-dummy for an account no one has, a new password) first takes one of
+its rate limits, can keep every web process hashing and none free for pages. Every hash (a
+login's check, the dummy for an account no one has, a new password) first takes one of
 settings.PASSWORD_HASHING_SLOTS, or is refused at once with HashingBusy, which the site answers
 with 503 and Retry-After (accounts/middleware.py); nothing waits, so no web process sits idle
 waiting for a slot either.

@@ -46,7 +46,9 @@ def test_a_game_ended_by_resignation_shows_as_over_to_the_other_player(client, d
         turn_words = html.replace("How to play", "")  # the bar's link is not a turn
         assert "Your turn" not in turn_words and "to play" not in turn_words
         html = html.split('id="chat"')[0]  # the chat's own forms (report, mute) stay
-        assert 'name="source"' not in html and 'form method="post" action="/games' not in html
+        posts = re.findall(r'<form method="post" action="(/games/[^"]*)"', html)
+        assert 'name="source"' not in html  # no move: only the rematch is offered
+        assert posts == [reverse("game_rematch", args=[game.pk])]
         assert "Final ranking" in html and "hx-get" not in html  # the poll stops
         assert f'action="{reverse("move_discard", args=[game.pk])}"' not in html
     # The stock and discard are gone, so nothing invites a click that would answer 409.

@@ -374,7 +374,6 @@ def test_a_finished_table_says_where_it_ended_and_hides_card_counts(client, duel
     assert "Ended in round 1 of 11" in html and 'class="backs"' not in html
 
 
-
 def test_the_finished_table_offers_a_rematch_to_its_players_not_to_spectators(client, duel):
     game, by_seat = duel
     Game.objects.filter(pk=game.pk).update(is_public=True)  # a spectator may look
@@ -389,6 +388,7 @@ def test_the_finished_table_offers_a_rematch_to_its_players_not_to_spectators(cl
     made = Game.objects.get(rematch_of=game)
     assert response.status_code == 302 and response["Location"] == reverse("game", args=[made.pk])
     assert made.seats.get(index=0).user == by_seat[1]
+
 
 @pytest.mark.slow  # a whole game
 def test_the_replay_offers_no_step_before_the_first_or_after_the_last(client, duel):

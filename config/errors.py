@@ -4,6 +4,9 @@
   large, malformed) is answered as Django answers it anywhere else, 400. The 404 page's CSRF
   decorator reads the body; were it refused there, inside the error page, Django would answer an
   unlogged 500.
+- bad_request: Django's 400, without the CSRF check its own page makes: with a csrftoken cookie
+  that check reads the body, and a body Django refused (too large, at a mail webhook) raised
+  again inside the error page, a 500.
 - method_not_allowed_page: a 405 with nothing to show (a POST-only address, such as starting a
   practice game, typed into the address bar) gets the site's own page, where a browser would
   show its own error.
@@ -19,7 +22,7 @@ import sys
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.exception import response_for_exception
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -35,6 +38,12 @@ def page_not_found(request, exception):
     except (SuspiciousOperation, MultiPartParserError) as refused:
         return response_for_exception(request, refused)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request, exception):
+    return HttpResponseBadRequest(
+        defaults.ERROR_PAGE_TEMPLATE % {"title": "Bad Request (400)", "details": ""}
+    )
 
 
 def method_not_allowed_page(get_response):

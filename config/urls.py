@@ -1,5 +1,7 @@
+from anymail import urls as anymail_urls
 from django.conf import settings
 from django.contrib import admin
+from django.core.exceptions import ImproperlyConfigured
 from django.urls import include, path
 
 from accounts.views import admin_login, admin_password_change, language_set
@@ -17,9 +19,22 @@ urlpatterns = [
 ]
 # Replies to turn mails through a mail provider's inbound webhook (games/mailplay/webhook.py), at
 # /anymail/<provider>/inbound/: only once its basic-auth secret is set (each provider's own
-# signature is checked too, with its key in ANYMAIL).
+# signature is checked too, with its key in ANYMAIL), and only the configured provider's inbound
+# URL: the others (their tracking webhooks, providers without their keys or packages) answer 404,
+# not a provider's error.
 if settings.ANYMAIL.get("WEBHOOK_SECRET"):
-    urlpatterns.append(path("anymail/", include("anymail.urls")))
+    inbound = [
+        pattern
+        for pattern in anymail_urls.urlpatterns
+        if pattern.name == f"{settings.MAIL_PLAY_WEBHOOK_PROVIDER}_inbound_webhook"
+    ]
+    if not inbound:
+        raise ImproperlyConfigured(
+            f"MAIL_PLAY_WEBHOOK_PROVIDER={settings.MAIL_PLAY_WEBHOOK_PROVIDER!r}: "
+            "django-anymail has no inbound webhook of that name"
+        )
+    urlpatterns.append(path("anymail/", include((inbound, "anymail"))))
 
+handler400 = "config.errors.bad_request"
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

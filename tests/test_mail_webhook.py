@@ -8,6 +8,7 @@ import importlib
 import time
 
 import pytest
+from django.test import Client
 from django.urls import clear_url_caches
 
 from games.engine import GameState
@@ -73,3 +74,56 @@ def test_a_forged_webhook_is_refused_and_reads_nothing(client, webhook, forged):
 
 def test_without_a_secret_there_is_no_webhook(client, settings):
     assert client.post("/anymail/mailgun/inbound_mime/", {}).status_code == 404
+
+
+def anymail_addresses() -> list[str]:
+    """Every address django-anymail's URLs would answer, one sample of each pattern."""
+    from anymail import urls as anymail_urls
+
+    addresses = []
+    for pattern in anymail_urls.urlpatterns:
+        route = str(pattern.pattern).lstrip("^").rstrip("$")
+        addresses.append("/anymail/" + route.replace("(_mime)?", ""))
+    return addresses
+
+
+def test_only_the_configured_providers_inbound_address_is_mounted(client, webhook):
+    """Every other provider's address (tracking, inbound of providers without their keys or
+    packages) answered an anonymous POST with 500: now 404; the configured one refuses a post
+    without its secret with a 4xx."""
+    answers = {
+        address: client.post(address, {"x": "1"}).status_code for address in anymail_addresses()
+    }
+    mounted = {address for address, status in answers.items() if status != 404}
+    assert mounted == {"/anymail/mailgun/inbound/"}, answers
+    assert 400 <= answers["/anymail/mailgun/inbound/"] < 500
+    assert 400 <= client.post(webhook, {"x": "1"}).status_code < 500
+
+
+def test_a_body_over_the_limit_with_a_csrf_cookie_is_a_400_not_a_500(webhook, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    client = Client(enforce_csrf_checks=True)  # as a browser's post is checked
+    client.cookies["csrftoken"] = "a" * 32
+    headers = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(b"user:secret").decode()}
+    body = "body-mime=" + "x" * 5000
+    response = client.post(
+        webhook, body, content_type="application/x-www-form-urlencoded", **headers
+    )
+    assert response.status_code == 400
+
+
+def test_the_400_page_answers_a_body_over_the_limit_with_a_csrf_cookie(settings):
+    """Django's own 400 page checks the CSRF token, which reads the body it was called for: a
+    body too large raised again inside the error page (a 500 at the webhooks)."""
+    from django.core.exceptions import RequestDataTooBig
+    from django.test import RequestFactory
+    from django.urls import get_resolver
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    request = RequestFactory().post(
+        "/anymail/mailgun/inbound/", "body-mime=" + "x" * 5000,
+        content_type="application/x-www-form-urlencoded",
+    )  # fmt: skip
+    request.COOKIES["csrftoken"] = "a" * 32
+    handler = get_resolver().resolve_error_handler(400)
+    assert handler(request, RequestDataTooBig("too big")).status_code == 400

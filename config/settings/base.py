@@ -279,6 +279,8 @@ ANYMAIL = {
     for key in ("WEBHOOK_SECRET", "MAILGUN_WEBHOOK_SIGNING_KEY")
     if os.environ.get(f"ANYMAIL_{key}")
 }
+# The provider whose inbound webhook is mounted (anymail's name: mailgun, postmark, sendgrid, …).
+MAIL_PLAY_WEBHOOK_PROVIDER = os.environ.get("MAIL_PLAY_WEBHOOK_PROVIDER", "mailgun")
 # Where `manage.py serve` (and `manage.py mail_server`) take those replies by SMTP.
 MAIL_PLAY_SMTP = os.environ.get("MAIL_PLAY_SMTP", "127.0.0.1:2525")
 

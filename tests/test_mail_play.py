@@ -338,3 +338,21 @@ def test_an_html_only_reply_quoting_the_turn_mail_is_read(duel, mailoutbox, head
     )
     got = receive(mail(turn_of(game), by_seat[seat].email, None, html=html))
     assert got.row.outcome == "drew", got.row.reason
+
+
+@pytest.mark.parametrize(
+    "database", ["default", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_a_nul_byte_is_refused_for_good_answered_and_kept_without_it(duel, mailoutbox, database):
+    """PostgreSQL cannot hold a NUL in a text column: the mail's row failed, SMTP answered 451
+    and the webhook 500, and the sender's server tried again for days. (The `postgres` case runs
+    where the suite has PostgreSQL, where the row itself was refused.)"""
+    game, by_seat = duel
+    seat, version = to_move(game), game.version
+    got = receive(mail(turn_of(game), by_seat[seat].email, "st\x00ock, discard 7h"))
+    row = got.row
+    row.refresh_from_db()
+    assert row.outcome == "refused" and "characters no move is written with" in row.reason
+    assert "\x00" not in row.command and row.command.startswith("stock")
+    assert Game.objects.get(pk=game.pk).version == version
+    assert len(mailoutbox) == 1 and "not played" in mailoutbox[0].body

@@ -67,3 +67,21 @@ def test_the_console_is_not_told_of_each_smtp_session(smtp_server, caplog):
         client.noop()
     chatter = [r for r in caplog.records if r.name.startswith("mail.log") and r.levelno < 30]
     assert chatter == []
+
+
+@pytest.mark.parametrize("size", [900_000, 1_500_000])
+def test_mail_of_ordinary_lines_is_taken_up_to_1_mb_and_refused_over_it_with_552(
+    smtp_server, settings, size
+):
+    settings.MAIL_PLAY_ADDRESS = "play@localhost"
+    game = started_game([UserFactory(), UserFactory()])
+    address = reply_address(TurnRef(game.pk, 0, game.version))
+    body = b"Subject: x\r\n\r\n" + (b"x" * 71 + b"\r\n") * (size // 73)
+    with smtplib.SMTP(smtp_server.hostname, smtp_server.port) as client:
+        if size < MAX_BYTES:
+            client.sendmail("a@example.org", [address], body)  # taken (and ignored: not the seat's)
+            assert InboundMail.objects.get().outcome == "ignored"
+        else:
+            with pytest.raises(smtplib.SMTPException) as refused:
+                client.sendmail("a@example.org", [address], body)
+            assert refused.value.smtp_code == 552 and b"size" in refused.value.smtp_error

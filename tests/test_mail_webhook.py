@@ -127,3 +127,43 @@ def test_the_400_page_answers_a_body_over_the_limit_with_a_csrf_cookie(settings)
     request.COOKIES["csrftoken"] = "a" * 32
     handler = get_resolver().resolve_error_handler(400)
     assert handler(request, RequestDataTooBig("too big")).status_code == 400
+
+
+def test_the_webhook_takes_what_the_smtp_server_takes_and_refuses_more_with_413(client, webhook):
+    """One limit whichever way mail comes: 1 MB (smtp.MAX_BYTES), answered 413 with its reason
+    by the webhook as 552 by the SMTP server (tests/test_mail_server.py)."""
+    _game, raw = a_turn()
+    lines = "".join("x" * 71 + "\r\n" for _ in range(900_000 // 73))
+    near = raw.replace("\r\n\r\n", f"\r\n\r\n{lines}", 1)  # 0.9 MB of lines before the move
+    assert post(client, webhook, near).status_code == 200
+    assert InboundMail.objects.get().outcome in ("played", "refused")
+    over = raw.replace("\r\n\r\n", "\r\n\r\n" + lines * 2, 1)  # 1.8 MB
+    response = post(client, webhook, over)
+    assert response.status_code == 413 and "over 1 MB" in response.content.decode()
+    assert InboundMail.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        "Authentication-Results: mx.example.net; spf=fail smtp.mailfrom=evil.example; dkim=none",
+        "Authentication-Results: mx.example.net; dkim=fail header.d=example.org",
+        "X-Mailgun-Spf: Fail",
+    ],
+)
+def test_a_mail_whose_provider_reports_spf_or_dkim_failed_is_not_played(client, webhook, header):
+    """The From is the only proof of the sender: where the provider says it failed, the mail
+    is recorded and ignored, never played (and never answered: the From may not be theirs)."""
+    game, raw = a_turn()
+    version = game.version
+    assert post(client, webhook, header + "\r\n" + raw).status_code == 200
+    row = InboundMail.objects.get()
+    assert (row.outcome, row.reason) == ("ignored", "sender")
+    assert Game.objects.get(pk=game.pk).version == version
+
+
+def test_a_pass_changes_nothing(client, webhook):
+    _game, raw = a_turn()
+    header = "Authentication-Results: mx.example.net; spf=pass; dkim=pass header.d=example.org"
+    assert post(client, webhook, header + "\r\n" + raw).status_code == 200
+    assert InboundMail.objects.get().outcome == "played"

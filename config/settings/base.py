@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # First: a login from an address its limits refuse is answered before anything else runs.
     "accounts.middleware.LoginRefusalMiddleware",
+    # A mail too large for the inbound webhooks, refused before anything reads it (1 MB, as SMTP).
+    "games.mailplay.webhook.mail_size_limit",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

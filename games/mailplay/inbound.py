@@ -48,6 +48,14 @@ AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)[
 # its language: "Op … schreef …:", "Dne … napsal:"): its first quoted line, its HTML blockquote.
 QUOTE_START = re.compile(r"^[ \t]*>", re.M)
 HTML_QUOTE_START = re.compile(r"<blockquote", re.I)
+# Characters no move is written with and no text column may hold (PostgreSQL refuses NUL): a mail
+# with them is refused for good and answered, and kept without them.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def kept(text: str) -> str:
+    """`text` as a row keeps it: without control characters."""
+    return CONTROL_CHARACTERS.sub("", text)
 
 
 @dataclass(frozen=True)
@@ -60,7 +68,7 @@ class Received:
 
 def mail_key(message: EmailMessage, raw: bytes) -> str:
     """A mail's identity across deliveries: its Message-ID, else a digest of its bytes."""
-    message_id = str(message.get("Message-ID", "") or "").strip()
+    message_id = kept(str(message.get("Message-ID", "") or "")).strip()
     if 3 <= len(message_id) <= 190:
         return f"id:{message_id}"
     return f"sha256:{hashlib.sha256(raw).hexdigest()}"
@@ -126,25 +134,33 @@ def _ignored(row: InboundMail, reason: str) -> Received:
     return Received(row)
 
 
-def inbound_receive(*, message: EmailMessage, raw: bytes, recipients: list[str]) -> Received:
-    """Play what the mail says, if it proves itself; record it either way, once."""
+def inbound_receive(
+    *, message: EmailMessage, raw: bytes, recipients: list[str], sender_failed: bool = False
+) -> Received:
+    """Play what the mail says, if it proves itself; record it either way, once. A mail whose
+    provider reports its sender's SPF or DKIM failed (`sender_failed`) is ignored: its From
+    proves nothing."""
     key = mail_key(message, raw)
     try:
         with transaction.atomic():
-            return _receive(message, key, recipients)
+            return _receive(message, key, recipients, sender_failed)
     except IntegrityError:  # the same mail, delivered twice at once: the other delivery plays it
         return Received(InboundMail.objects.get(key=key), duplicate=True)
 
 
-def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received:
+def _receive(
+    message: EmailMessage, key: str, recipients: list[str], sender_failed: bool
+) -> Received:
     if (seen := InboundMail.objects.filter(key=key).first()) is not None:
         return Received(seen, duplicate=True)
     _name, sender = parseaddr(str(message.get("From", "") or ""))
     row = InboundMail.objects.create(
-        key=key, sender=sender[:254], outcome=InboundMail.Outcome.IGNORED
+        key=key, sender=kept(sender)[:254], outcome=InboundMail.Outcome.IGNORED
     )
     if is_automatic(message):
         return _ignored(row, "automatic")
+    if sender_failed:
+        return _ignored(row, "sender")
     addresses = [address for _name, address in getaddresses(recipients)]
     ref = next((r for r in map(reply_read, addresses) if r is not None), None)
     found = _seat_player(ref) if ref else None
@@ -157,13 +173,17 @@ def _receive(message: EmailMessage, key: str, recipients: list[str]) -> Received
     with translation.override(user.language or settings.LANGUAGE_CODE):  # the refusal's words
         try:
             text = reply_text(message, user.language or "en")
-            row.command = text[:COMMAND_MAX_CHARACTERS]
+            row.command = kept(text)[:COMMAND_MAX_CHARACTERS]
+            if CONTROL_CHARACTERS.search(text):
+                raise CommandError(
+                    _("This mail holds characters no move is written with: write your move again.")
+                )
             if not preferences_of(user).mail_play:
                 raise CommandError(_("Playing by mail is off in your settings."))
             commands, row.command = read_move(text)  # what was played, quoted in the answer
             row.outcome = turn_play(game, user, ref.version, commands)
         except (CommandError, GameError) as refused:
-            row.outcome, row.reason = InboundMail.Outcome.REFUSED, str(refused)[:300]
+            row.outcome, row.reason = InboundMail.Outcome.REFUSED, kept(str(refused))[:300]
         except (LookupError, ValueError, UnicodeError):  # a malformed mail: no text to read
             row.outcome = InboundMail.Outcome.REFUSED
             row.reason = _("We could not read this mail.")

@@ -42,10 +42,11 @@ class TurnMailHandler:
         return "250 OK"
 
 
-def receive_bytes(raw: bytes, recipients: list[str]) -> None:
-    """Parse the mail's bytes and take it in (games/mailplay/inbound.py)."""
+def receive_bytes(raw: bytes, recipients: list[str], *, sender_failed: bool = False) -> None:
+    """Parse the mail's bytes and take it in (games/mailplay/inbound.py); `sender_failed`: the
+    provider found its sender's proofs (SPF, DKIM) failed."""
     message = BytesParser(policy=policy.default).parsebytes(raw)
-    inbound_receive(message=message, raw=raw, recipients=recipients)
+    inbound_receive(message=message, raw=raw, recipients=recipients, sender_failed=sender_failed)
 
 
 def _receive_in_thread(raw: bytes, recipients: list[str]) -> None:

@@ -9,7 +9,7 @@
   again inside the error page, a 500.
 - method_not_allowed_page: a 405 with nothing to show (a POST-only address, such as starting a
   practice game, typed into the address bar) gets the site's own page, where a browser would
-  show its own error.
+  show its own error; under /api/ a JSON `{"detail": …}`, as the API refuses everything.
 - server_error: for an error nobody meant, a styled 503 'back in a moment' while the database is
   unreachable (a restart, a failover), a styled 500 otherwise. Neither touches the database. It
   logs the error with its traceback, so that every 500 is logged, also one raised by an error
@@ -22,7 +22,7 @@ import sys
 from django.core.exceptions import SuspiciousOperation
 from django.core.handlers.exception import response_for_exception
 from django.db import InterfaceError, OperationalError
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -52,7 +52,17 @@ def method_not_allowed_page(get_response):
 
     def middleware(request):
         response = get_response(request)
-        if response.status_code != 405 or response.content or "HX-Request" in request.headers:
+        if response.status_code != 405:
+            return response
+        api = request.path.startswith("/api/")
+        if api and not response["Content-Type"].startswith("application/json"):
+            # The API refuses in JSON, as everywhere else (ninja's 405 is a line of text).
+            allow = response["Allow"]
+            detail = f"{request.method} is not allowed here: use {allow}."
+            page = JsonResponse({"detail": detail}, status=405)
+            page["Allow"] = allow
+            return page
+        if api or response.content or "HX-Request" in request.headers:
             return response
         page = render(request, "405.html", status=405)
         page["Allow"] = response["Allow"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from ninja import NinjaAPI
-from ninja.errors import AuthenticationError
+from ninja.errors import AuthenticationError, ValidationError
 
 from ..errors import GameError
 from .endpoints import router
@@ -50,3 +50,19 @@ def unauthenticated(request, error):
     response = api.create_response(request, {"detail": detail}, status=401)
     response["WWW-Authenticate"] = "Bearer"
     return response
+
+
+@api.exception_handler(ValidationError)
+def invalid(request, error: ValidationError):
+    """A parameter or a body that is not what the operation takes: 422, in the one shape of every
+    refusal, `{"detail": "…"}`, naming the fields (ninja's own is a list of pydantic's errors)."""
+    return api.create_response(request, {"detail": invalid_text(error.errors)}, status=422)
+
+
+def invalid_text(errors: list[dict]) -> str:
+    """`body.version: Input should be a valid integer; query.filter: Input should be …`."""
+    parts = []
+    for found in errors[:5]:
+        where = ".".join(str(step) for step in found.get("loc", ()) if step != "payload")
+        parts.append(f"{where}: {found.get('msg', 'not valid')}" if where else found.get("msg", ""))
+    return "; ".join(parts) or "The request is not what this operation takes."

@@ -5,7 +5,10 @@ engine's PlayerView of the viewer's seat)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpResponse
 from django.utils.translation import gettext as _
 from ninja import Router, Status
 from ninja.errors import HttpError
@@ -41,6 +44,9 @@ from .schemas import Invitation as InvitationOut
 
 router = Router(auth=AUTH)
 REFUSALS = {400: Problem, 401: Problem, 403: Problem, 404: Problem, 409: Problem, 429: Problem}
+# An operation with a path, query or body parameter answers 422 when one is not what it takes.
+WITH_INPUT = {**REFUSALS, 422: Problem}
+GameFilter = Literal["my_turn", "waiting", "open", "finished"]
 PER_PAGE = 50
 
 
@@ -96,17 +102,12 @@ def me(request):
     }
 
 
-GAME_FILTERS = ("my_turn", "waiting", "open", "finished")
-
-
-@router.get("/games", response={200: GameList, **REFUSALS}, tags=["games"])
-def games(request, filter: str = "my_turn", page: int = 1):
+@router.get("/games", response={200: GameList, **WITH_INPUT}, tags=["games"])
+def games(request, filter: GameFilter = "my_turn", page: int = 1):
     """The account's games, as its dashboard lists them: `my_turn` (waiting on its move, most
     urgent first), `waiting` (in play, another's move), `open` (not started), `finished`
     (newest first, a page at a time)."""
     need(request, "read")
-    if filter not in GAME_FILTERS:
-        raise HttpError(400, _("Choose one of: %(f)s.") % {"f": ", ".join(GAME_FILTERS)})
     board = lists.dashboard(request.user, page=str(page) if filter == "finished" else None)
     rows = {
         "my_turn": board["my_turn"],
@@ -176,7 +177,7 @@ def invitations(request):
     ]
 
 
-@router.post("/invitations/{invitation_id}/accept", response={200: GameFacts, **REFUSALS},
+@router.post("/invitations/{invitation_id}/accept", response={200: GameFacts, **WITH_INPUT},
              tags=["games"])  # fmt: skip
 def invitation_accept(request, invitation_id: int):
     """Take the seat offered; the game as it then stands."""
@@ -185,18 +186,25 @@ def invitation_accept(request, invitation_id: int):
     return _facts(*_game_of(request, seat.game_id))
 
 
-@router.post("/invitations/{invitation_id}/decline", response={204: None, **REFUSALS},
+@router.post("/invitations/{invitation_id}/decline", response={204: None, **WITH_INPUT},
              tags=["games"])  # fmt: skip
 def invitation_decline(request, invitation_id: int):
     need(request, "play")
     invitation_services.invitation_decline(invitation_id=invitation_id, user=request.user)
-    return Status(204, None)
+    return no_content()
+
+
+def no_content() -> HttpResponse:
+    """A 204 as HTTP has it: no body, so no Content-Type (ninja's would say JSON)."""
+    response = HttpResponse(status=204)
+    del response["Content-Type"]
+    return response
 
 
 # -- a game ------------------------------------------------------------------------------------
 
 
-@router.post("/games", response={201: GameFacts, **REFUSALS}, tags=["games"])
+@router.post("/games", response={201: GameFacts, **WITH_INPUT}, tags=["games"])
 def game_create(request, body: NewGameIn):
     """A new game, as the New game form makes it: the account takes seat 1."""
     need(request, "play")
@@ -222,7 +230,7 @@ def game_create(request, body: NewGameIn):
     return Status(201, _facts(*_game_of(request, game.pk)))
 
 
-@router.get("/games/{game_id}", response={200: GameFacts, **REFUSALS}, tags=["games"])
+@router.get("/games/{game_id}", response={200: GameFacts, **WITH_INPUT}, tags=["games"])
 def game(request, game_id: int):
     """What anyone at the table sees of the game: seats, cards held, melds shown, scores, whose
     move. Never a hand."""
@@ -269,7 +277,7 @@ def _facts(game: Game, seat: Seat | None) -> dict:
     }
 
 
-@router.get("/games/{game_id}/view", response={200: View, **REFUSALS}, tags=["play"])
+@router.get("/games/{game_id}/view", response={200: View, **WITH_INPUT}, tags=["play"])
 def game_view(request, game_id: int):
     """The table as the account's seat sees it: its own hand, and the moves it may make now
     (`legal_actions`); a spectator's view has no hand."""
@@ -289,7 +297,7 @@ def _view(game: Game, seat: Seat | None) -> dict:
     return {**data, "game": game.pk, "version": game.version}
 
 
-@router.get("/games/{game_id}/history", response={200: list[HistoryLine], **REFUSALS},
+@router.get("/games/{game_id}/history", response={200: list[HistoryLine], **WITH_INPUT},
             tags=["games"])  # fmt: skip
 def game_history(request, game_id: int):
     """Every move in words, as the account may see it (the history page's)."""
@@ -302,7 +310,7 @@ def game_history(request, game_id: int):
     ]  # fmt: skip
 
 
-@router.post("/games/{game_id}/join", response={200: GameFacts, **REFUSALS}, tags=["games"])
+@router.post("/games/{game_id}/join", response={200: GameFacts, **WITH_INPUT}, tags=["games"])
 def game_join(request, game_id: int, body: JoinIn):
     """Take a free seat (a private game: with its invitation code, or an invitation by name)."""
     need(request, "play")
@@ -317,7 +325,7 @@ def _move(request, game_id: int, service, **fields) -> dict:
     return _view(*(viewer.game_as_left(result, request.user) or _game_of(request, game_id)))
 
 
-MOVE_ANSWERS = {200: View, **REFUSALS}
+MOVE_ANSWERS = {200: View, **WITH_INPUT}
 
 
 @router.post("/games/{game_id}/draw", response=MOVE_ANSWERS, tags=["play"])
@@ -338,7 +346,7 @@ def move_go_out(request, game_id: int, body: CardIn):
     return _move(request, game_id, services.move_go_out, version=body.version, card=body.card)
 
 
-@router.post("/games/{game_id}/resign", response={200: GameFacts, **REFUSALS}, tags=["play"])
+@router.post("/games/{game_id}/resign", response={200: GameFacts, **WITH_INPUT}, tags=["play"])
 def game_resign(request, game_id: int):
     """Resign: the account ranks last and a bot plays its seat to the end."""
     need(request, "play")
@@ -361,7 +369,7 @@ EVENT_STREAM_DOC = {
 }
 
 
-@router.get("/games/{game_id}/events", response={204: None, **REFUSALS}, tags=["games"],
+@router.get("/games/{game_id}/events", response={204: None, **WITH_INPUT}, tags=["games"],
             openapi_extra=EVENT_STREAM_DOC)  # fmt: skip
 async def game_events(request, game_id: int):
     """A stream of the game's changes (server-sent events): `changed` with the game's new
@@ -374,14 +382,14 @@ async def game_events(request, game_id: int):
         Game.Status.FINISHED,
         Game.Status.CANCELLED,
     ):
-        return Status(204, None)
+        return no_content()
     return event_stream(game_id)
 
 
 # -- chat --------------------------------------------------------------------------------------
 
 
-@router.get("/games/{game_id}/chat", response={200: list[ChatLine], **REFUSALS}, tags=["chat"])
+@router.get("/games/{game_id}/chat", response={200: list[ChatLine], **WITH_INPUT}, tags=["chat"])
 def chat_read(request, game_id: int, after: int = 0):
     """The chat's messages after message `after` (0: all), for those who may read it."""
     need(request, "read")
@@ -397,7 +405,7 @@ def chat_read(request, game_id: int, after: int = 0):
     ]  # fmt: skip
 
 
-@router.post("/games/{game_id}/chat", response={201: ChatLine, **REFUSALS}, tags=["chat"])
+@router.post("/games/{game_id}/chat", response={201: ChatLine, **WITH_INPUT}, tags=["chat"])
 def chat_write(request, game_id: int, body: ChatIn):
     """Write in the game's chat (players, and spectators once the host opened it to them)."""
     need(request, "chat")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from games.engine import GameState
 from games.models import Game, Move
 from tests.api.helpers import token_for
-from tests.api.walk import call, operations, problem
+from tests.api.walk import call, conforms, operations, problem
 from tests.examples import examples
 from tests.factories import UserFactory, started_game
 
@@ -82,6 +82,7 @@ def refused(response, op) -> None:
         return
     assert 400 <= status < 500, (str(op), status, response.content[:300])
     problem(response)
+    conforms(op, response)
 
 
 def not_a_move(body, game: Game):
@@ -120,6 +121,7 @@ def test_malformed_json_on_every_post_is_a_4xx(table, index):
                 wrong.append(f"{op}: {response.status_code}")
             else:
                 problem(response)
+                conforms(op, response)
     assert not wrong, "\n".join(wrong)
     unchanged(game)
 
@@ -170,6 +172,7 @@ def test_junk_in_the_address_and_the_query_never_500(table, data, op):
         assert response.status_code < 500, (str(op), query, response.content[:300])
         if response.status_code >= 400:
             problem(response)
+        conforms(op, response)
     else:
         if any(str(value) == str(game.pk) for value in path_ids.values()):
             return

@@ -4,10 +4,14 @@ test naming it, with the scope it needs, its address and a request body it would
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+import jsonschema
+from django.core.serializers.json import DjangoJSONEncoder
 
 from games.api import api
 from games.models import ChatMessage, Game, Invitation, Move, Seat
@@ -107,11 +111,35 @@ def allowed(op: Operation, response) -> bool:
 
 
 def problem(response) -> str:
-    """The refusal's message: a 4xx always answers `{"detail": …}` in JSON."""
+    """The refusal's message: a 4xx always answers `{"detail": "…"}` in JSON, a string."""
     assert response["Content-Type"].startswith("application/json"), response.content[:200]
     detail = response.json()["detail"]
-    assert detail, response.content[:200]
-    return detail if isinstance(detail, str) else json.dumps(detail)
+    assert detail and isinstance(detail, str), response.content[:200]
+    return detail
+
+
+@functools.cache
+def _served_schema() -> dict:
+    """The schema as /api/v1/openapi.json serves it (JSON: its keys strings)."""
+    return json.loads(json.dumps(api.get_openapi_schema(), cls=DjangoJSONEncoder))
+
+
+def conforms(op: Operation, response) -> None:
+    """The answer is one the operation's schema declares: its status is among the operation's
+    responses, a 204 carries no body and no Content-Type, and a JSON body validates against
+    the declared schema. (An outside schema tester found 422s the schema did not declare.)"""
+    schema = _served_schema()
+    declared = schema["paths"][op.path][op.method]["responses"]
+    status = str(response.status_code)
+    assert status in declared, f"{op} answered {status}, not in its schema ({sorted(declared)})"
+    if status == "204":
+        assert not response.content and "Content-Type" not in response, str(op)
+        return
+    media = declared[status].get("content", {}).get("application/json")
+    if media is not None:
+        assert response["Content-Type"].startswith("application/json"), str(op)
+        document = {**media["schema"], "components": schema["components"]}
+        jsonschema.validate(response.json(), document)
 
 
 def leaves(data, skip=lambda key, value: False) -> Iterator[str]:

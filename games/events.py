@@ -14,6 +14,7 @@ poll."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -21,10 +22,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection, transaction
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
+from .errors import GameError
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -113,18 +117,30 @@ async def game_events(
     changes = _changes(game_id)
     deadline = time.monotonic() + STREAM_SECONDS
     next_tick = 0.0
-    async for data in changes:
-        if data is not None:
-            yield _event(data)
-        now = time.monotonic()
-        if now >= next_tick:
-            if data is None:
-                yield ": keep-alive\n\n"
-            if on_tick is not None:
-                await on_tick()
-            next_tick = now + KEEP_ALIVE_SECONDS
-        if now >= deadline:
-            break
+    try:
+        async for data in changes:
+            if data is not None:
+                yield _event(data)
+            now = time.monotonic()
+            if now >= next_tick:
+                if data is None:
+                    yield ": keep-alive\n\n"
+                if on_tick is not None:
+                    await on_tick()
+                next_tick = now + KEEP_ALIVE_SECONDS
+            if now >= deadline:
+                break
+    except RuntimeError as error:
+        if not request_gone(error):
+            raise
+        # The request's context ended under the stream (the table reloaded as the game ended):
+        # so does the stream, quietly; the page's new stream takes over.
+        log.info("game %s: stream ended with its request (%s)", game_id, error)
+
+
+def request_gone(error: RuntimeError) -> bool:
+    """asgiref's word for work sent to a request's thread after its executor quit."""
+    return "CurrentThreadExecutor already quit" in str(error)
 
 
 async def _changes(game_id: int) -> AsyncIterator[dict | None]:
@@ -177,13 +193,58 @@ async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
         await asyncio.sleep(DB_LOOK_SECONDS)
 
 
-def event_stream(
-    game_id: int, *, on_tick: Callable[[], Awaitable[None]] | None = None
+MAX_STREAMS_PER_VIEWER = 8  # a person's open tables and programs; far above what one uses
+
+
+async def event_stream(
+    game_id: int, *, viewer: str, on_tick: Callable[[], Awaitable[None]] | None = None
 ) -> StreamingHttpResponse:
-    """The response that streams the game's events (for a viewer the caller let in)."""
+    """The response that streams the game's events (for a viewer the caller let in), counted
+    against the viewer's streams (`viewer`: "user:N", or an address for someone signed out).
+    GameError 429 past MAX_STREAMS_PER_VIEWER open at once: a script cannot hold hundreds."""
+    key = f"streams:{viewer}"
+    await cache.aadd(key, 0, timeout=STREAM_SECONDS + 60)  # a crashed process's count lapses
+    if await cache.aincr(key) > MAX_STREAMS_PER_VIEWER:
+        await _slot_free(key)
+        raise GameError(
+            _("You have too many tables and streams open at once: close some first."),
+            status=429,
+            retry_after=RETRY_MILLISECONDS // 1000,
+        )
+
     response = StreamingHttpResponse(
-        game_events(game_id, on_tick=on_tick), content_type="text/event-stream"
+        CountedStream(game_events(game_id, on_tick=on_tick), key), content_type="text/event-stream"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response
+
+
+async def _slot_free(key: str) -> None:
+    with contextlib.suppress(ValueError):  # lapsed meanwhile: nothing to give back
+        await cache.adecr(key)
+
+
+class CountedStream:
+    """A stream's chunks, its place among the viewer's streams given back once, when it ends or
+    when the server closes the response (Django calls its content's close(), whether the client
+    read to the end or went away)."""
+
+    def __init__(self, chunks: AsyncIterator[str], key: str):
+        self.chunks, self.key, self.freed = chunks, key, False
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self) -> str:
+        try:
+            return await self.chunks.__anext__()
+        except StopAsyncIteration:
+            await sync_to_async(self.close)()
+            raise
+
+    def close(self) -> None:
+        if not self.freed:
+            self.freed = True
+            with contextlib.suppress(ValueError):
+                cache.decr(self.key)

@@ -175,3 +175,72 @@ def test_with_redis_down_the_stream_looks_at_the_row(
     url = reverse("game_events", args=[game.pk])
     _status, said = read_after_move(client, url, draw(game, django_capture_on_commit_callbacks))
     assert said[-1].startswith("event: changed")
+
+
+def test_a_stream_whose_request_is_gone_ends_quietly(game, caplog):
+    """Reloading the table right after going out logged asgiref's "CurrentThreadExecutor
+    already quit or is broken" from the stream under uvicorn: work sent to the request's thread
+    after its context ended. The stream ends there, with no traceback."""
+
+    async def tick_after_the_request():
+        raise RuntimeError("CurrentThreadExecutor already quit or is broken")
+
+    async def read_all():
+        return [
+            chunk async for chunk in events.game_events(game.pk, on_tick=tick_after_the_request)
+        ]
+
+    said = async_to_sync(read_all)()
+    assert said[0].startswith("retry:") and len(said) == 2  # the hint, one keep-alive, the end
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
+
+
+def test_any_other_error_in_a_stream_is_not_swallowed(game):
+    async def broken_tick():
+        raise RuntimeError("something else")
+
+    async def read_all():
+        return [chunk async for chunk in events.game_events(game.pk, on_tick=broken_tick)]
+
+    with pytest.raises(RuntimeError, match="something else"):
+        async_to_sync(read_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_viewer_holds_a_few_streams_at_once_and_one_more_is_refused(monkeypatch):
+    """A script held hundreds of half-open streams: past the cap a table's stream (and the
+    API's) answers 429, the table polls; a stream closed gives its place back."""
+    monkeypatch.setattr(events, "MAX_STREAMS_PER_VIEWER", 2)
+    game = started_game([UserFactory(), UserFactory()], is_public=False)
+    player = game.seats.get(index=0).user
+    client = AsyncClient()
+    async_to_sync(client.aforce_login)(player)
+    bearer = {"Authorization": f"Bearer {token_for(player)}"}
+    api = AsyncClient()
+    table_url = reverse("game_events", args=[game.pk])
+
+    async def opened(response):
+        """The stream as the server sends it: its first line read; closing it as the server
+        does when the client goes away (the response's close())."""
+        await response.streaming_content.__aiter__().__anext__()
+        return response
+
+    async def main():
+        first = await client.get(table_url)
+        second = await api.get(f"/api/v1/games/{game.pk}/events", headers=bearer)
+        statuses = [first.status_code, second.status_code]
+        streams = [await opened(first), await opened(second)]
+        third = await client.get(table_url)
+        fourth = await api.get(f"/api/v1/games/{game.pk}/events", headers=bearer)
+        statuses += [third.status_code, fourth.status_code]
+        detail = fourth.json()["detail"]
+        await sync_to_async(streams[0].close)()  # a place given back
+        again = await client.get(table_url)
+        if again.status_code == 200:
+            await sync_to_async((await opened(again)).close)()
+        await sync_to_async(streams[1].close)()
+        return statuses, detail, again.status_code
+
+    statuses, detail, again = async_to_sync(main)()
+    assert statuses == [200, 200, 429, 429] and "too many" in detail
+    assert again == 200

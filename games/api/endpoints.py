@@ -383,7 +383,7 @@ async def game_events(request, game_id: int):
         Game.Status.CANCELLED,
     ):
         return no_content()
-    return event_stream(game_id)
+    return await event_stream(game_id, viewer=f"user:{request.user.pk}")
 
 
 # -- chat --------------------------------------------------------------------------------------

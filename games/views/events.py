@@ -2,12 +2,15 @@
 table hears a move within a moment instead of polling for it. Who may open it is who may watch
 the table; it carries no card, only "changed", and the table then asks as its poll would."""
 
+from allauth.account.adapter import get_adapter
+from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from ..errors import GameError
 from ..events import briefly, event_stream
 from ..models import Game
 from ..notifications.presence import seat_record_presence
@@ -22,9 +25,11 @@ async def table_events(request, game_id):
         game, seat = viewer.game_for_poll(game_id, request.user)
         if game is None or not viewer.can_watch(game, seat, invite_of(request, game_id)):
             raise Http404(_("There is no such game."))
-        return game, seat
+        user = request.user
+        who = f"user:{user.pk}" if user.is_authenticated else f"address:{client_address(request)}"
+        return game, seat, who
 
-    game, seat = await briefly(watchable)
+    game, seat, who = await briefly(watchable)
     # 204 tells the browser not to reconnect: nothing more will happen, or (served by WSGI)
     # there is no stream here, and the table polls.
     if game.status != Game.Status.ACTIVE or not isinstance(request, ASGIRequest):
@@ -34,4 +39,16 @@ async def table_events(request, game_id):
         if seat is not None:
             await briefly(seat_record_presence, seat=seat)
 
-    return event_stream(game_id, on_tick=presence)
+    try:
+        return await event_stream(game_id, viewer=who, on_tick=presence)
+    except GameError as refused:  # too many open: the table polls instead
+        return HttpResponse(refused.message, status=refused.status, content_type="text/plain")
+
+
+def client_address(request) -> str:
+    """The client's address as the rate limits count it (behind the proxies
+    ALLAUTH_TRUSTED_PROXY_COUNT trusts)."""
+    try:
+        return get_adapter().get_client_ip(request)
+    except PermissionDenied:  # no address to key by: one count for all such
+        return "unknown"

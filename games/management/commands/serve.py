@@ -13,6 +13,16 @@ import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+# What a connection may hold (docs/operations.md gives the same to production's uvicorn): an idle
+# kept-alive connection closed after 5 s, at most 1,000 connections and tasks at once (then 503),
+# and a request's headers no larger than 16 kB. Half-sent requests are the proxy's to time out
+# (nginx's client_header_timeout); here they count against the 1,000.
+UVICORN_LIMITS = {
+    "timeout_keep_alive": 5,
+    "limit_concurrency": 1000,
+    "h11_max_incomplete_event_size": 16 * 1024,
+}
+
 # Celery warns at every start when run as root (it cannot know that this is one person's machine
 # running JSON-only tasks); `serve` says it once, in words a newcomer can act on, instead.
 ROOT_NOTE = (
@@ -112,6 +122,7 @@ class Command(BaseCommand):
                 log_config=None,
                 lifespan="off",
                 timeout_graceful_shutdown=2,
+                **UVICORN_LIMITS,
             )
         finally:
             stopping.set()

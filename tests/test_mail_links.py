@@ -95,3 +95,23 @@ def test_a_link_speaks_its_players_language_to_a_browser_logged_out(client, turn
     page = client.get(link(game, seat, "stock"), HTTP_ACCEPT_LANGUAGE="en")
     assert page.status_code == 200
     assert "Pak van de trekstapel" in page.content.decode()
+
+
+def test_after_a_draw_the_discards_follow_the_hands_order_and_the_new_card_is_marked(client, turn):
+    """The page after a draw by link listed the discards in the legal actions' order, not the
+    hand's, and did not say which card was just drawn."""
+    from games.presentation import card_info, sort_hand
+
+    game, seat = turn
+    answer = client.post(link(game, seat, "stock")).content.decode()
+    game.refresh_from_db()
+    view = GameState.from_dict(game.state).view(seat.index)
+    seat.refresh_from_db()
+    hand = [card_info(c, view.wild_rank).label for c in sort_hand(view.hand, seat, view.wild_rank)]
+    section = answer.split('<div class="mail-next">', 1)[1].split("</div>", 1)[0]
+    buttons = re.findall(r'<button type="submit" class="button small[^"]*">([^<]+)', section)
+    discards = [b.strip() for b in buttons if not b.startswith("Out with")]
+    assert discards == list(dict.fromkeys(hand))
+    drawn = card_info(view.hand[-1], view.wild_rank).label
+    marked = re.findall(r'class="button small just-drawn">([^<]+)', section)
+    assert [m.strip() for m in marked] == [drawn] and '<span class="tag">new</span>' in section

@@ -128,15 +128,21 @@ def turn_reply_address(game: Game, seat: Seat, user: User) -> str:
 
 def turn_links(game: Game, seat: Seat, view) -> list[dict]:
     """The turn's one-click links (games/mailplay/links.py), for its player's mail: the two draws,
-    or once drawn a discard for each card and a going out where one is legal. Each opens a page
-    whose button plays it."""
+    or once drawn a discard for each card and a going out where one is legal, in the order the
+    table shows the hand, the card just drawn marked (`just_drawn`). Each opens a page whose
+    button plays it."""
     links: dict[str, str] = {}
+    plays: dict[str, list] = {}
     for action in view.legal_actions:
         if isinstance(action, Draw) and action.source == "stock":
             links["stock"] = _("Draw from the stock")
         elif isinstance(action, Draw):
             links["take"] = _("Take the %(card)s") % {"card": card_info(view.top_discard).label}
         elif isinstance(action, (Discard, GoOut)):
+            plays.setdefault(action.card.token, []).append(action)
+    drawn = view.hand[-1].face.lower() if view.phase == "discard" and view.hand else None
+    for card in sort_hand(view.hand or (), seat, view.wild_rank):
+        for action in plays.get(card.token, ()):
             label = card_info(action.card, view.wild_rank).label
             kind = "d" if isinstance(action, Discard) else "o"
             words = label if kind == "d" else _("Out with %(card)s") % {"card": label}
@@ -144,6 +150,7 @@ def turn_links(game: Game, seat: Seat, view) -> list[dict]:
     return [
         {
             "label": label,
+            "just_drawn": a.partition(".")[2] == drawn,
             "url": absolute(
                 reverse(
                     "mail_turn", args=[turn_token(TurnRef(game.pk, seat.index, game.version, a))]

@@ -52,6 +52,7 @@ urlpatterns = [
     path("leagues/<int:league_id>/", leagues.league_detail, name="league"),
     path("leagues/<int:league_id>/join/", leagues.league_join, name="league_join"),
     path("leagues/<int:league_id>/leave/", leagues.league_leave, name="league_leave"),
+    path("leagues/<int:league_id>/start/", leagues.league_start, name="league_start"),
     path(
         "leagues/<int:league_id>/seasons/<int:number>/divisions/<int:level>/",
         leagues.league_division,

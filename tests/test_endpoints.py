@@ -83,6 +83,7 @@ ENDPOINTS = {
     "league": ("ok", "405", "ok", "405"),
     "league_join": ("405", "login", "405", "409"),
     "league_leave": ("405", "login", "405", "404"),
+    "league_start": ("405", "login", "405", "403"),  # only Olga may start it
     "league_division": ("ok", "405", "ok", "405"),
     "league_optin": ("404", "404", "404", "404"),  # a junk token
     "game_next": ("login", "login", "away", "away"),  # their own most urgent game, or home

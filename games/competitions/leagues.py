@@ -319,6 +319,29 @@ def season_start(*, season_id: int, now: datetime | None = None) -> bool:
     return True
 
 
+@transaction.atomic
+def league_start_now(*, league_id: int, user: User) -> LeagueSeason:
+    """Start the league's season in registration now, by its host or the staff (as a
+    tournament's host may): GameError 403 for anyone else, 409 when too few have joined for
+    the season to start (it is left as it was)."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is None:
+        raise GameError(_("There is no such league."), status=404)
+    if user.pk != league.created_by_id and not user.is_staff:
+        raise GameError(_("Only the league's host can start its season."), status=403)
+    season = _open_season(league_id)
+    joined = LeagueEntry.objects.filter(season=season).count()
+    needed = 1 if league.bots_fill else DIVISION_SIZE_MIN
+    if joined < needed:
+        raise GameError(_("At least %(n)d players must join first.") % {"n": needed}, status=409)
+    now = timezone.now()
+    LeagueSeason.objects.filter(pk=season.pk).update(starts_at=now)
+    if not season_start(season_id=season.pk, now=now):
+        raise GameError(_("The season cannot start yet."), status=409)
+    season.refresh_from_db()
+    return season
+
+
 # -- waves and forfeits ----------------------------------------------------------------------
 
 

@@ -76,7 +76,17 @@ def league_detail(request, league_id: int):
         "season": season,
         "divisions": divisions,
         "entry": mine,
-        "members": season.entries.filter(user__is_bot=False).count() if season else 0,
+        "members": list(
+            season.entries.filter(user__is_bot=False)
+            .select_related("user")
+            .order_by("created_at", "pk")
+        )
+        if season
+        else [],
+        "may_start": season is not None
+        and season.status == LeagueSeason.Status.REGISTRATION
+        and request.user.is_authenticated
+        and (request.user.pk == league.created_by_id or request.user.is_staff),
         "seasons": league.seasons.filter(status=LeagueSeason.Status.FINISHED).order_by("-number"),
     }
     return render(request, "games/league.html", context)
@@ -90,6 +100,18 @@ def league_join(request, league_id: int):
     except GameError as error:
         return _error(request, error)
     messages.success(request, _("You are in. The season's games start when it does."))
+    return redirect("league", league_id=league_id)
+
+
+@require_POST
+@login_required
+def league_start(request, league_id: int):
+    """The host's (or the staff's) "start now", as a tournament's."""
+    try:
+        leagues.league_start_now(league_id=league_id, user=request.user)
+    except GameError as error:
+        return _error(request, error)
+    messages.success(request, _("The season has begun."))
     return redirect("league", league_id=league_id)
 
 

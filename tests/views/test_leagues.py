@@ -2,6 +2,8 @@
 division's standings (tie-breaks written, movement after the end) and games, the player's league
 history on their profile, the season mail's opt-in (a GET writes nothing), junk ids."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
 from django.utils import timezone
@@ -143,3 +145,55 @@ def test_starting_leagues_past_the_limit_is_a_429(client, settings):
         assert client.post(reverse("leagues"), {**NEW, "name": name}).status_code == 302
     assert client.post(reverse("leagues"), {**NEW, "name": "Three"}).status_code == 429
     assert League.objects.count() == 2
+
+
+def test_before_the_start_the_page_lists_who_joined_and_its_host_may_start_it_now(client):
+    """A season could only be started early through the shell; and before its start the page
+    showed a count, not who joined."""
+    host, anna, ben = (
+        UserFactory(display_name="Hosta"),
+        UserFactory(display_name="Anna"),
+        UserFactory(),
+    )
+    league = make_league([host, anna, ben], bots_fill=True)
+    LeagueSeason.objects.filter(league=league).update(starts_at=timezone.now() + timedelta(days=5))
+    start = reverse("league_start", args=[league.pk])
+    client.force_login(anna)
+    page = client.get(reverse("league", args=[league.pk])).content.decode()
+    assert "Hosta" in page and "Anna" in page and reverse("player", args=[ben.username]) in page
+    assert start not in page  # not the host
+    assert client.post(start).status_code == 403
+    assert season_of(league).status == "registration"
+    client.force_login(host)
+    assert start in client.get(reverse("league", args=[league.pk])).content.decode()
+    assert client.post(start).status_code == 302
+    season = season_of(league)
+    assert (
+        season.status == "playing"
+        and Game.objects.filter(league_fixture__division__season=season).exists()
+    )
+    assert client.post(start).status_code == 409  # started already
+
+
+def test_a_season_without_enough_players_is_not_started_now_and_waits(client):
+    host = UserFactory()
+    league = make_league([host, UserFactory()], bots_fill=False)
+    later = timezone.now() + timedelta(days=5)
+    LeagueSeason.objects.filter(league=league).update(starts_at=later)
+    client.force_login(host)
+    response = client.post(reverse("league_start", args=[league.pk]))
+    assert response.status_code == 409 and "At least 4 players" in response.content.decode()
+    season = season_of(league)
+    assert season.status == "registration" and season.starts_at == later
+
+
+def test_the_sweep_command_starts_seasons_and_makes_their_games(capsys):
+    from django.core.management import call_command
+
+    league = make_league([UserFactory(), UserFactory()], bots_fill=True)
+    LeagueSeason.objects.filter(league=league).update(starts_at=timezone.now() + timedelta(days=5))
+    call_command("leagues_sweep")
+    assert season_of(league).status == "registration"
+    call_command("leagues_sweep", "--start")
+    assert season_of(league).status == "playing"
+    assert "Seasons started: 1" in capsys.readouterr().out

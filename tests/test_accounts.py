@@ -354,3 +354,18 @@ def test_an_address_over_its_login_limit_is_refused_before_anything_runs(clock):
     assert login_from("198.51.100.7", user.username, PASSWORD).status_code == 302
     clock.advance(61)  # the address's minute; the owner's name from it waits its own 5 minutes
     assert login_from("203.0.113.9", user.email, PASSWORD).status_code == 302
+
+
+@pytest.mark.parametrize(
+    "url, heading",
+    [
+        ("/accounts/confirm-email/junk-key/", "Confirm email address"),
+        ("/accounts/password/reset/", "Password reset"),
+        ("/accounts/password/reset/done/", "Password reset"),
+    ],
+)
+def test_allauths_pages_write_headings_in_the_sites_sentence_case(client, url, heading):
+    """allauth's own English is Title Case ("Confirm Email Address"); the site writes sentence
+    case everywhere (locale_vendor/en)."""
+    page = client.get(url).content.decode()
+    assert heading in page and heading.title() not in page

@@ -114,4 +114,4 @@ def test_after_a_draw_the_discards_follow_the_hands_order_and_the_new_card_is_ma
     assert discards == list(dict.fromkeys(hand))
     drawn = card_info(view.hand[-1], view.wild_rank).label
     marked = re.findall(r'class="button small just-drawn">([^<]+)', section)
-    assert [m.strip() for m in marked] == [drawn] and '<span class="tag">new</span>' in section
+    assert [m.strip() for m in marked] == [drawn] and '<span class="badge">new</span>' in section

@@ -11,12 +11,12 @@ from tests.factories import UserFactory, play_on, started_game
 pytestmark = pytest.mark.e2e
 LANGUAGES = ("en", "id", "cs", "is", "hu", "nl")
 
-# Each word of the site's own short texts (buttons, chips, labels, a round's names): the
+# Each word of the site's own short texts (the table's chips and labels, a round's names): the
 # words whose glyphs lie on more than one line were broken inside.
 BROKEN_WORDS = """
 () => {
   const broken = [];
-  const places = "button, .chip, label, .group-label, .sorts .muted, .round-name";
+  const places = ".chip, .sorts, .group-label, .pile-label, .round-name";
   for (const element of document.querySelectorAll(places)) {
     if (!element.offsetParent) continue;  // not shown
     const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);

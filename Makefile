@@ -81,7 +81,7 @@ check: $(STAMP) translations
 # PostgreSQL and Redis servers, gunicorn, a worker and beat, restarted and killed during play;
 # prints the seconds each part took to recover. FAULT_RUNS=3 repeats every scenario.
 faulttest: $(STAMP) translations
-	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider
+	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider --timeout 1800
 
 # Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), then the
 # templates (djlint, [tool.djlint]).

@@ -24,6 +24,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.db.models.signals import post_save
 from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
@@ -74,6 +75,19 @@ def game_changed(game_id: int, version: int, *, chat: bool = False, over: bool =
     transaction.on_commit(publish)
 
 
+def on_game_saved(sender, instance, **kwargs) -> None:
+    """Every save of a game (a move, a start, an end, a seat given up) is news to its open
+    tables: one hook for every write that changes what a table shows."""
+    over = instance.status in (Game.Status.FINISHED, Game.Status.CANCELLED)
+    game_changed(instance.pk, instance.version, over=over)
+
+
+def connect() -> None:
+    """Listen to the games' saves (the app's ready(); held strongly: a receiver only weakly held
+    was collected, and no move was ever published)."""
+    post_save.connect(on_game_saved, sender=Game, weak=False, dispatch_uid="games.events")
+
+
 def release_connection() -> None:
     """Give back this thread's database connection (to the pool, or closed): a stream lives for
     minutes and would hold it all that time, one per open table. Not inside a transaction (a
@@ -82,7 +96,7 @@ def release_connection() -> None:
         connection.close()
 
 
-async def briefly(work: Callable, *args, **kwargs):
+async def look_then_release(work: Callable, *args, **kwargs):
     """`work` run in the request's thread, its database connection given back after."""
 
     def run():
@@ -183,7 +197,7 @@ async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
     seen = None
     rows = Game.objects.filter(pk=game_id).values_list(*fields)
     while True:
-        now = await briefly(rows.first)
+        now = await look_then_release(rows.first)
         if seen is not None and now != seen:
             version, chat_count, status = now or (None, None, None)
             yield _data(version, chat=chat_count != seen[1], over=status != Game.Status.ACTIVE)

@@ -16,9 +16,15 @@ from ..ratelimit import rate_limit_consume
 
 
 class TokenAuth(HttpBearer):
-    """`Authorization: Bearer tt_…`. An unknown, expired or revoked token is a 401."""
+    """`Authorization: Bearer tt_…`, its token holding the route's `scope` (each route declares
+    its own: READ, PLAY, CHAT). An unknown, expired or revoked token is a 401; one without the
+    scope a 403."""
 
     openapi_description = "A personal access token, made in Settings → API tokens."
+
+    def __init__(self, scope: str = ""):
+        super().__init__()
+        self.scope = scope
 
     def authenticate(self, request, token: str) -> ApiToken | None:
         row = token_authenticate(token)
@@ -29,13 +35,16 @@ class TokenAuth(HttpBearer):
         translation.activate(row.user.language)  # its refusals in the account's language
         # Every request with a token counts against its account's API limit (a 429 past it).
         rate_limit_consume(user=row.user, action="api")
+        if self.scope:
+            require_scope(request, self.scope)
         return row
 
 
-AUTH = TokenAuth()
+AUTH = TokenAuth()  # the router's: a route with no scope of its own needs a token only
+READ, PLAY, CHAT = TokenAuth("read"), TokenAuth("play"), TokenAuth("chat")
 
 
-def need(request, scope: str) -> None:
+def require_scope(request, scope: str) -> None:
     """403 when the request's token lacks `scope`."""
     token = request.api_token
     if scope not in token.scope_set:

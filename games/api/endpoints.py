@@ -18,13 +18,13 @@ from .. import services
 from ..chat import chat_post
 from ..engine import GameState, Rules
 from ..errors import GameError
-from ..events import briefly, event_stream
+from ..events import event_stream, look_then_release
 from ..forms import GameCreateForm
 from ..models import Game, Seat
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
 from ..selectors import chat, history, lists, viewer
-from .auth import AUTH, need
+from .auth import AUTH, CHAT, PLAY, READ
 from .schemas import (
     CardIn,
     ChatIn,
@@ -89,10 +89,9 @@ def _act(request, game_id: int, service, **fields):
 # -- the account -------------------------------------------------------------------------------
 
 
-@router.get("/me", response={200: Me, **REFUSALS}, tags=["account"])
+@router.get("/me", response={200: Me, **REFUSALS}, tags=["account"], auth=READ)
 def me(request):
     """The account the token acts for."""
-    need(request, "read")
     user = request.user
     return {
         **_player(user),
@@ -102,12 +101,11 @@ def me(request):
     }
 
 
-@router.get("/games", response={200: GameList, **WITH_INPUT}, tags=["games"])
+@router.get("/games", response={200: GameList, **WITH_INPUT}, tags=["games"], auth=READ)
 def games(request, filter: GameFilter = "my_turn", page: int = 1):
     """The account's games, as its dashboard lists them: `my_turn` (waiting on its move, most
     urgent first), `waiting` (in play, another's move), `open` (not started), `finished`
     (newest first, a page at a time)."""
-    need(request, "read")
     board = lists.dashboard(request.user, page=str(page) if filter == "finished" else None)
     rows = {
         "my_turn": board["my_turn"],
@@ -139,10 +137,9 @@ def _row(row: dict) -> dict:
     }
 
 
-@router.get("/lobby", response={200: list[GameRow], **REFUSALS}, tags=["games"])
+@router.get("/lobby", response={200: list[GameRow], **REFUSALS}, tags=["games"], auth=READ)
 def lobby(request):
     """Games waiting for players that the account may join (the lobby's)."""
-    need(request, "read")
     rows = []
     for game in lists.lobby(request.user)[:PER_PAGE]:
         rows.append(
@@ -162,10 +159,11 @@ def lobby(request):
     return rows
 
 
-@router.get("/invitations", response={200: list[InvitationOut], **REFUSALS}, tags=["games"])
+@router.get(
+    "/invitations", response={200: list[InvitationOut], **REFUSALS}, tags=["games"], auth=READ
+)
 def invitations(request):
     """Invitations waiting on the account's answer."""
-    need(request, "read")
     return [
         {
             "id": item["invitation"].pk,
@@ -178,18 +176,16 @@ def invitations(request):
 
 
 @router.post("/invitations/{invitation_id}/accept", response={200: GameFacts, **WITH_INPUT},
-             tags=["games"])  # fmt: skip
+             tags=["games"], auth=PLAY)  # fmt: skip
 def invitation_accept(request, invitation_id: int):
     """Take the seat offered; the game as it then stands."""
-    need(request, "play")
     seat = invitation_services.invitation_accept(invitation_id=invitation_id, user=request.user)
     return _facts(*_game_of(request, seat.game_id))
 
 
 @router.post("/invitations/{invitation_id}/decline", response={204: None, **WITH_INPUT},
-             tags=["games"])  # fmt: skip
+             tags=["games"], auth=PLAY)  # fmt: skip
 def invitation_decline(request, invitation_id: int):
-    need(request, "play")
     invitation_services.invitation_decline(invitation_id=invitation_id, user=request.user)
     return no_content()
 
@@ -204,10 +200,9 @@ def no_content() -> HttpResponse:
 # -- a game ------------------------------------------------------------------------------------
 
 
-@router.post("/games", response={201: GameFacts, **WITH_INPUT}, tags=["games"])
+@router.post("/games", response={201: GameFacts, **WITH_INPUT}, tags=["games"], auth=PLAY)
 def game_create(request, body: NewGameIn):
     """A new game, as the New game form makes it: the account takes seat 1."""
-    need(request, "play")
     unknown = sorted(set(body.variants) - set(GameCreateForm.SWITCHES))
     if unknown:
         raise HttpError(400, _("No such variant: %(v)s.") % {"v": ", ".join(unknown)[:200]})
@@ -230,11 +225,10 @@ def game_create(request, body: NewGameIn):
     return Status(201, _facts(*_game_of(request, game.pk)))
 
 
-@router.get("/games/{game_id}", response={200: GameFacts, **WITH_INPUT}, tags=["games"])
+@router.get("/games/{game_id}", response={200: GameFacts, **WITH_INPUT}, tags=["games"], auth=READ)
 def game(request, game_id: int):
     """What anyone at the table sees of the game: seats, cards held, melds shown, scores, whose
     move. Never a hand."""
-    need(request, "read")
     return _facts(*_game_of(request, game_id))
 
 
@@ -277,11 +271,10 @@ def _facts(game: Game, seat: Seat | None) -> dict:
     }
 
 
-@router.get("/games/{game_id}/view", response={200: View, **WITH_INPUT}, tags=["play"])
+@router.get("/games/{game_id}/view", response={200: View, **WITH_INPUT}, tags=["play"], auth=READ)
 def game_view(request, game_id: int):
     """The table as the account's seat sees it: its own hand, and the moves it may make now
     (`legal_actions`); a spectator's view has no hand."""
-    need(request, "read")
     return _view(*_game_of(request, game_id))
 
 
@@ -298,10 +291,9 @@ def _view(game: Game, seat: Seat | None) -> dict:
 
 
 @router.get("/games/{game_id}/history", response={200: list[HistoryLine], **WITH_INPUT},
-            tags=["games"])  # fmt: skip
+            tags=["games"], auth=READ)  # fmt: skip
 def game_history(request, game_id: int):
     """Every move in words, as the account may see it (the history page's)."""
-    need(request, "read")
     game, seat = _game_of(request, game_id)
     return [
         {"seq": r["seq"], "round": r["round"], "text": r["text"], "at": r["at"],
@@ -310,16 +302,16 @@ def game_history(request, game_id: int):
     ]  # fmt: skip
 
 
-@router.post("/games/{game_id}/join", response={200: GameFacts, **WITH_INPUT}, tags=["games"])
+@router.post(
+    "/games/{game_id}/join", response={200: GameFacts, **WITH_INPUT}, tags=["games"], auth=PLAY
+)
 def game_join(request, game_id: int, body: JoinIn):
     """Take a free seat (a private game: with its invitation code, or an invitation by name)."""
-    need(request, "play")
     _act(request, game_id, services.game_join, invite_code=body.invite_code)
     return _facts(*_game_of(request, game_id))
 
 
 def _move(request, game_id: int, service, **fields) -> dict:
-    need(request, "play")
     rate_limit_consume(user=request.user, action="move")
     result = _act(request, game_id, service, **fields)
     return _view(*(viewer.game_as_left(result, request.user) or _game_of(request, game_id)))
@@ -328,28 +320,29 @@ def _move(request, game_id: int, service, **fields) -> dict:
 MOVE_ANSWERS = {200: View, **WITH_INPUT}
 
 
-@router.post("/games/{game_id}/draw", response=MOVE_ANSWERS, tags=["play"])
+@router.post("/games/{game_id}/draw", response=MOVE_ANSWERS, tags=["play"], auth=PLAY)
 def move_draw(request, game_id: int, body: DrawIn):
     """Draw from the stock or take the top discard. 409 when `version` is not the game's."""
     return _move(request, game_id, services.move_draw, version=body.version, source=body.source)
 
 
-@router.post("/games/{game_id}/discard", response=MOVE_ANSWERS, tags=["play"])
+@router.post("/games/{game_id}/discard", response=MOVE_ANSWERS, tags=["play"], auth=PLAY)
 def move_discard(request, game_id: int, body: CardIn):
     """Discard a card, ending the turn."""
     return _move(request, game_id, services.move_discard, version=body.version, card=body.card)
 
 
-@router.post("/games/{game_id}/go-out", response=MOVE_ANSWERS, tags=["play"])
+@router.post("/games/{game_id}/go-out", response=MOVE_ANSWERS, tags=["play"], auth=PLAY)
 def move_go_out(request, game_id: int, body: CardIn):
     """Discard a card and go out: the rest of the hand must lie in melds."""
     return _move(request, game_id, services.move_go_out, version=body.version, card=body.card)
 
 
-@router.post("/games/{game_id}/resign", response={200: GameFacts, **WITH_INPUT}, tags=["play"])
+@router.post(
+    "/games/{game_id}/resign", response={200: GameFacts, **WITH_INPUT}, tags=["play"], auth=PLAY
+)
 def game_resign(request, game_id: int):
     """Resign: the account ranks last and a bot plays its seat to the end."""
-    need(request, "play")
     _act(request, game_id, services.game_resign)
     return _facts(*_game_of(request, game_id))
 
@@ -370,14 +363,15 @@ EVENT_STREAM_DOC = {
 
 
 @router.get("/games/{game_id}/events", response={204: None, **WITH_INPUT}, tags=["games"],
-            openapi_extra=EVENT_STREAM_DOC)  # fmt: skip
+            openapi_extra=EVENT_STREAM_DOC, auth=READ)  # fmt: skip
 async def game_events(request, game_id: int):
     """A stream of the game's changes (server-sent events): `changed` with the game's new
     `version` each time a move, a start, an end or a chat message changes it, a keep-alive line
     between, for five minutes (then reconnect). Fetch the view when it says so. 204 for a game
     over, and where the site is served without ASGI (then poll)."""
-    need(request, "read")
-    game, _seat = await briefly(_game_of, request, game_id)  # and the token's look, given back
+    game, _seat = await look_then_release(
+        _game_of, request, game_id
+    )  # and the token's look, given back
     if not isinstance(request, ASGIRequest) or game.status in (
         Game.Status.FINISHED,
         Game.Status.CANCELLED,
@@ -389,10 +383,11 @@ async def game_events(request, game_id: int):
 # -- chat --------------------------------------------------------------------------------------
 
 
-@router.get("/games/{game_id}/chat", response={200: list[ChatLine], **WITH_INPUT}, tags=["chat"])
+@router.get(
+    "/games/{game_id}/chat", response={200: list[ChatLine], **WITH_INPUT}, tags=["chat"], auth=READ
+)
 def chat_read(request, game_id: int, after: int = 0):
     """The chat's messages after message `after` (0: all), for those who may read it."""
-    need(request, "read")
     game, seat = _game_of(request, game_id)
     lines = chat.chat(game, seat, request.user, limit=None)
     if lines is None:
@@ -405,10 +400,11 @@ def chat_read(request, game_id: int, after: int = 0):
     ]  # fmt: skip
 
 
-@router.post("/games/{game_id}/chat", response={201: ChatLine, **WITH_INPUT}, tags=["chat"])
+@router.post(
+    "/games/{game_id}/chat", response={201: ChatLine, **WITH_INPUT}, tags=["chat"], auth=CHAT
+)
 def chat_write(request, game_id: int, body: ChatIn):
     """Write in the game's chat (players, and spectators once the host opened it to them)."""
-    need(request, "chat")
     _game_of(request, game_id)
     rate_limit_consume(user=request.user, action="chat", scope=str(game_id))
     message = chat_post(game_id=game_id, user=request.user, text=body.text)

@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from ..errors import GameError
-from ..events import briefly, event_stream
+from ..events import event_stream, look_then_release
 from ..models import Game
 from ..notifications.presence import seat_record_presence
 from ..selectors import viewer
@@ -29,7 +29,7 @@ async def table_events(request, game_id):
         who = f"user:{user.pk}" if user.is_authenticated else f"address:{client_address(request)}"
         return game, seat, who
 
-    game, seat, who = await briefly(watchable)
+    game, seat, who = await look_then_release(watchable)
     # 204 tells the browser not to reconnect: nothing more will happen, or (served by WSGI)
     # there is no stream here, and the table polls.
     if game.status != Game.Status.ACTIVE or not isinstance(request, ASGIRequest):
@@ -37,7 +37,7 @@ async def table_events(request, game_id):
 
     async def presence():  # the page closes its stream while hidden
         if seat is not None:
-            await briefly(seat_record_presence, seat=seat)
+            await look_then_release(seat_record_presence, seat=seat)
 
     try:
         return await event_stream(game_id, viewer=who, on_tick=presence)

@@ -83,17 +83,29 @@ check: $(STAMP) translations
 faulttest: $(STAMP) translations
 	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider --timeout 1800
 
-# Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), then the
-# templates (djlint, [tool.djlint]).
-lint: $(STAMP)
+# The front end's linter and formatter, Biome, from the npm registry (package-lock.json pins it):
+# it needs Node.js and npm, which `make lint` alone asks for (`make run` and `make test` do not).
+BIOME := node_modules/.bin/biome
+node_modules/.installed: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "make lint needs Node.js and npm: 'apt-get install nodejs npm'." >&2; exit 1; }
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+# Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), the
+# templates (djlint, [tool.djlint]), then static/'s CSS and JavaScript (Biome, biome.json: its
+# recommended rules, warnings failing too, but the cascade's order, which the stylesheet keeps by
+# component).
+lint: $(STAMP) node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
 	$(VENV)/bin/djlint templates --lint
+	$(BIOME) ci static --error-on-warnings --colors=off
 
-format: $(STAMP)
+format: $(STAMP) node_modules/.installed
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
+	$(BIOME) check --write static
 
 $(VENV)/.bench-installed: $(STAMP) requirements/bench.txt
 	$(INSTALL) --require-hashes -r requirements/bench.txt
@@ -122,4 +134,4 @@ loadtest: $(VENV)/.load-installed translations
 	$(PY) -m loadtest.run $(LOADTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) var
+	rm -rf $(VENV) var node_modules

@@ -2,8 +2,12 @@
 // again. (A file, not an hx-trigger filter: the Content-Security-Policy forbids eval.)
 document.addEventListener("htmx:beforeRequest", (event) => {
   const source = event.detail.elt;
-  if (source && source.id === "table" && document.visibilityState !== "visible" &&
-      event.detail.requestConfig.verb === "get") {
+  if (
+    source &&
+    source.id === "table" &&
+    document.visibilityState !== "visible" &&
+    event.detail.requestConfig.verb === "get"
+  ) {
     event.preventDefault();
   }
 });
@@ -28,11 +32,15 @@ document.addEventListener("visibilitychange", () => {
   let pending = null;
   const table = () => document.getElementById("table");
   const live = () => stream && stream.readyState === EventSource.OPEN;
-  const merged = (a, b) => ({ v: Math.max(a.v, b.v), chat: a.chat || b.chat, over: a.over || b.over });
+  const merged = (a, b) => ({
+    v: Math.max(a.v, b.v),
+    chat: a.chat || b.chat,
+    over: a.over || b.over,
+  });
 
   function consider(data) {
     const t = table();
-    if (!t || !t.hasAttribute("hx-get")) return;
+    if (!t?.hasAttribute("hx-get")) return;
     // A move the table shows already (the player's own, answered by its move): nothing to ask.
     const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
     if (known && !data.chat && !data.over) return;
@@ -47,15 +55,16 @@ document.addEventListener("visibilitychange", () => {
     }
   }
   function open() {
-    const url = table() && table().dataset.events;
+    const url = table()?.dataset.events;
     if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
     stream = new EventSource(url);
     stream.addEventListener("changed", (event) => {
       const data = JSON.parse(event.data || "{}");
-      if (busy) pending = pending ? merged(pending, data) : data; else consider(data);
+      if (busy) pending = pending ? merged(pending, data) : data;
+      else consider(data);
     });
     stream.addEventListener("error", () => {
-      if (stream && stream.readyState === EventSource.CLOSED) stream = null;  // polls instead
+      if (stream && stream.readyState === EventSource.CLOSED) stream = null; // polls instead
     });
   }
   function close() {
@@ -64,26 +73,29 @@ document.addEventListener("visibilitychange", () => {
   }
 
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible") open(); else close();
+    if (document.visibilityState === "visible") open();
+    else close();
   });
   document.addEventListener("htmx:beforeRequest", (event) => {
     const config = event.detail.requestConfig;
-    if (!event.detail.elt || event.detail.elt.id !== "table" || config.verb !== "get") return;
+    if (event.detail.elt?.id !== "table" || config.verb !== "get") return;
     // A timed poll has no triggering event; "refresh" (an event, the page shown again) has one.
     if (live() && !config.triggeringEvent && Date.now() - lastAsked < FALLBACK_MS) {
       event.preventDefault();
     }
   });
-  document.addEventListener("htmx:beforeSend", (event) => {  // sent: not a poll held back
+  document.addEventListener("htmx:beforeSend", (event) => {
+    // sent: not a poll held back
     if (event.detail.target && event.detail.target.id === "table") busy = true;
   });
   document.addEventListener("htmx:afterRequest", (event) => {
     if (event.detail.elt && event.detail.elt.id === "table") lastAsked = Date.now();
-    if (busy && !event.detail.successful) settled();  // no swap will follow
+    if (busy && !event.detail.successful) settled(); // no swap will follow
   });
   document.addEventListener("htmx:afterSettle", () => {
     if (busy) settled();
-    if (!table() || !table().dataset.events) close(); else open();  // the game ended: no more
+    if (!table()?.dataset.events) close();
+    else open(); // the game ended: no more
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);
   else open();
@@ -108,7 +120,7 @@ document.addEventListener("visibilitychange", () => {
     drag.card.classList.add("dragging");
     event.preventDefault();
     const over = document.elementFromPoint(event.clientX, event.clientY);
-    const target = over && over.closest("form.hand .hand-card");
+    const target = over?.closest("form.hand .hand-card");
     if (target && target !== drag.card) {
       const box = target.getBoundingClientRect();
       const after = event.clientX > box.left + box.width / 2;
@@ -143,7 +155,7 @@ document.addEventListener("htmx:beforeRequest", (event) => {
   if (pendingSave && event.detail.elt && event.detail.elt.id === "table") event.preventDefault();
 });
 document.addEventListener("keydown", (event) => {
-  const card = event.target.closest && event.target.closest("form.hand .hand-card");
+  const card = event.target.closest?.("form.hand .hand-card");
   const step = { ArrowLeft: -1, ArrowRight: 1 }[event.key];
   if (!card || !step || event.ctrlKey || event.metaKey || event.shiftKey) return;
   event.preventDefault();
@@ -161,7 +173,9 @@ document.addEventListener("keydown", (event) => {
   const name = card.querySelector(".pc").getAttribute("aria-label");
   const place = [...form.querySelectorAll(".hand-card")].indexOf(card) + 1;
   live.textContent = live.dataset.moved
-    .replace("%(card)s", name).replace("%(place)s", place).replace("%(count)s", cards.length);
+    .replace("%(card)s", name)
+    .replace("%(place)s", place)
+    .replace("%(count)s", cards.length);
   clearTimeout(pendingSave);
   pendingSave = setTimeout(() => {
     pendingSave = null;
@@ -176,8 +190,12 @@ document.addEventListener("keydown", (event) => {
 (() => {
   let before = null;
   // What a control is, so its twin in the new table can be found: tag, container, value, link.
-  const keyOf = (el) => [el.tagName, el.parentElement.className, el.value || "", el.getAttribute("href") || ""].join("|");
-  const find = (table, key) => [...table.querySelectorAll("a, button, summary, .turn")].find((el) => keyOf(el) === key);
+  const keyOf = (el) =>
+    [el.tagName, el.parentElement.className, el.value || "", el.getAttribute("href") || ""].join(
+      "|",
+    );
+  const find = (table, key) =>
+    [...table.querySelectorAll("a, button, summary, .turn")].find((el) => keyOf(el) === key);
   const next = (table) => {
     const target = table.querySelector("[data-focus]") || table.querySelector(".turn");
     if (!target.matches("button, a")) target.setAttribute("tabindex", "-1");
@@ -187,22 +205,28 @@ document.addEventListener("keydown", (event) => {
   // A panel (scoresheet, round summary, hint) the player opened or closed stays so when the table
   // is swapped, as long as it is the same panel (same summary line); panels the player has not
   // touched open and close as the page says (the scoresheet at the end, the hint on your turn).
-  const panelKey = (d) => d.className + "|" + (d.querySelector("summary")?.textContent || "").trim();
+  const panelKey = (d) =>
+    `${d.className}|${(d.querySelector("summary")?.textContent || "").trim()}`;
   const chosen = new Map();
-  document.addEventListener("toggle", (event) => {
-    const panel = event.target;
-    if (panel.matches && panel.matches("#table details") && panel.dataset.userToggle === "1") {
-      chosen.set(panelKey(panel), panel.open);
-    }
-  }, true);
-  document.addEventListener("click", (event) => {  // a click (or Enter/Space) on a summary
-    const summary = event.target.closest && event.target.closest("#table details > summary");
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      const panel = event.target;
+      if (panel.matches?.("#table details") && panel.dataset.userToggle === "1") {
+        chosen.set(panelKey(panel), panel.open);
+      }
+    },
+    true,
+  );
+  document.addEventListener("click", (event) => {
+    // a click (or Enter/Space) on a summary
+    const summary = event.target.closest?.("#table details > summary");
     if (summary) summary.parentElement.dataset.userToggle = "1";
   });
 
   document.addEventListener("htmx:beforeSwap", (event) => {
     const table = event.detail.target;
-    if (!table || table.id !== "table") return;
+    if (table?.id !== "table") return;
     const active = document.activeElement;
     const inside = table.contains(active);
     const path = event.detail.requestConfig.path || "";
@@ -239,7 +263,7 @@ document.addEventListener("keydown", (event) => {
 
   // The keyboard hint only says what the script does, so it shows only with the script.
   htmx.onLoad((root) => {
-    root.querySelectorAll(".keys[hidden]").forEach((el) => el.removeAttribute("hidden"));
+    for (const el of root.querySelectorAll(".keys[hidden]")) el.removeAttribute("hidden");
   });
 })();
 
@@ -248,7 +272,7 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("keydown", (event) => {
   if (event.key !== "n" || event.repeat || event.ctrlKey || event.metaKey || event.altKey) return;
   const target = event.target;
-  if (target.closest && target.closest("input, textarea, select, [contenteditable]")) return;
+  if (target.closest?.("input, textarea, select, [contenteditable]")) return;
   const link = document.querySelector("a[data-next-game]");
   if (link) link.click();
 });

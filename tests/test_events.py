@@ -6,9 +6,13 @@ without it; only those who may watch the table may open it; a WSGI server and a 
 import asyncio
 import contextlib
 import json
+import re
+import time
 
 import pytest
+import redis
 from asgiref.sync import async_to_sync, sync_to_async
+from django.conf import settings
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
@@ -31,7 +35,7 @@ def read_after_move(client, url, move, *, headers=None, wait=3.0) -> tuple[int, 
         chunks = response.streaming_content.__aiter__()
         said = [await chunks.__anext__()]  # the retry hint; then it subscribes
         listening = asyncio.ensure_future(chunks.__anext__())
-        await asyncio.sleep(0.5)
+        await until_listening(url, listening)
         await sync_to_async(move)()
         try:
             while "event: changed" not in "".join(map(str, said)):
@@ -46,6 +50,29 @@ def read_after_move(client, url, move, *, headers=None, wait=3.0) -> tuple[int, 
         return 200, [c.decode() if isinstance(c, bytes) else c for c in said]
 
     return async_to_sync(main)()
+
+
+async def until_listening(url: str, first_line, deadline: float = 5.0) -> None:
+    """Until the stream is listening (not a fixed sleep): on Redis, its game's channel has a
+    subscriber; looking at the row instead (no Redis, or Redis down), it has said its first line,
+    which comes after its first look."""
+    game_id = int(re.search(r"/games/(\d+)/", url).group(1))
+
+    def subscribed() -> bool:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=0.2)
+        try:
+            return client.pubsub_numsub(events.channel(game_id))[0][1] > 0
+        except redis.RedisError:  # none answering: the stream looks at the row instead
+            return False
+        finally:
+            client.close()
+
+    until = time.monotonic() + deadline
+    while time.monotonic() < until:
+        if first_line.done() or (settings.REDIS_URL and await sync_to_async(subscribed)()):
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"the stream at {url} was not listening within {deadline} s")
 
 
 @pytest.fixture

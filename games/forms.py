@@ -4,8 +4,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
 
-from .engine import BOTS, Rules
+from .engine import BOTS
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
+from .newgame import VARIANTS, new_game
 from .presentation import per_move
 
 # Lazy all the way: a label formatted here, at import, would stay in the language of that moment
@@ -133,7 +134,7 @@ class GameCreateForm(forms.Form):
         "rounds",
         "start_when_full",
     )
-    SWITCHES = tuple(VARIANT_SWITCHES)
+    SWITCHES = VARIANTS  # VARIANT_SWITCHES's names, in the order the engine's rules take them
     SEATS = tuple(f"seat_{n}" for n in range(2, 9))  # seat 1 is the creator's
 
     def __init__(self, *args, **kwargs):
@@ -180,32 +181,19 @@ class GameCreateForm(forms.Form):
         return value or None
 
     def game_kwargs(self) -> dict:
-        """What services.game_create makes of the form (the page's and the API's)."""
+        """What services.game_create makes of the form (newgame.new_game: the API's check too).
+        Raises GameError for a choice the form's own fields let through."""
         data = self.cleaned_data
-        return {
-            "rules": self.rules(),
-            "seat_count": data["seat_count"],
-            "time_per_move_days": data["time_per_move_days"],
-            "max_timeouts": data["max_timeouts"],
-            "is_public": data["visibility"] == "listed",
-            "friends_only": data["visibility"] == "friends",
-            "bot_kind": data["bots"],
-            "seat_bots": self.seat_bots(),
-            "start_when_full": data["start_when_full"],
-        }
-
-    def rules(self) -> Rules:
-        data = self.cleaned_data
-        return Rules(
-            aces_high=data["aces_high"],
-            face_cards_by_rank=data["face_cards_by_rank"],
-            wild_penalty=15 if data["wild_penalty_15"] else None,
-            max_wilds_per_meld=1 if data["one_wild_per_meld"] else None,
-            all_wild_melds=data["all_wild_melds"],
-            jokers=data["jokers"],
+        return new_game(
+            seat_count=data["seat_count"],
+            time_per_move_days=data["time_per_move_days"],
+            max_timeouts=data["max_timeouts"],
+            visibility=data["visibility"],
             rounds=data["rounds"],
-            double_face_rounds=data["double_face_rounds"],
-            redemption=data["redemption"],
+            variants=[name for name in self.SWITCHES if data[name]],
+            start_when_full=data["start_when_full"],
+            bots=data["bots"],
+            seats=[data.get(name) for name in self.SEATS],
         )
 
 

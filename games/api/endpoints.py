@@ -19,8 +19,8 @@ from ..chat import chat_post
 from ..engine import GameState, Rules
 from ..errors import GameError
 from ..events import event_stream, look_then_release
-from ..forms import GameCreateForm
 from ..models import Game, Seat
+from ..newgame import new_game
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
 from ..selectors import chat, history, lists, viewer
@@ -203,25 +203,18 @@ def no_content() -> HttpResponse:
 @router.post("/games", response={201: GameFacts, **WITH_INPUT}, tags=["games"], auth=PLAY)
 def game_create(request, body: NewGameIn):
     """A new game, as the New game form makes it: the account takes seat 1."""
-    unknown = sorted(set(body.variants) - set(GameCreateForm.SWITCHES))
-    if unknown:
-        raise HttpError(400, _("No such variant: %(v)s.") % {"v": ", ".join(unknown)[:200]})
-    data = {
-        "seat_count": body.seat_count,
-        "time_per_move_days": body.time_per_move_days or "",
-        "max_timeouts": body.max_timeouts,
-        "bots": body.bots,
-        "visibility": body.visibility,
-        "rounds": body.rounds,
-        **{name: "on" for name in body.variants},
-        **({"start_when_full": "on"} if body.start_when_full else {}),
-        **{f"seat_{n}": level for n, level in enumerate(body.seats, start=2)},
-    }
-    form = GameCreateForm(data)
-    if not form.is_valid():
-        problems = "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())
-        raise HttpError(400, problems)
-    game = services.game_create(creator=request.user, **form.game_kwargs())
+    settings = new_game(
+        seat_count=body.seat_count,
+        time_per_move_days=body.time_per_move_days or None,
+        max_timeouts=body.max_timeouts,
+        visibility=body.visibility,
+        rounds=body.rounds,
+        variants=body.variants,
+        start_when_full=body.start_when_full,
+        bots=body.bots,
+        seats=body.seats,
+    )
+    game = services.game_create(creator=request.user, **settings)
     return Status(201, _facts(*_game_of(request, game.pk)))
 
 

@@ -130,3 +130,15 @@ def test_an_invitation_is_answered_through_the_api(client):
     assert [item["game"] for item in waiting] == [game.pk]
     facts = api.post(f"/invitations/{waiting[0]['id']}/accept").json()
     assert facts["status"] == "active"
+
+
+def test_a_new_games_settings_are_checked_as_the_form_checks_them(client):
+    """One check for both doors (games/newgame.py): the API no longer builds the page's form
+    data to reach it."""
+    api = Api(client, token_for(UserFactory()))
+    refused = api.post("/games", {"seat_count": 3, "time_per_move_days": 4})
+    assert refused.status_code == 400 and "Time per move" in refused.json()["detail"]
+    refused = api.post("/games", {"seat_count": 3, "seats": ["grandmaster"]})
+    assert refused.status_code == 400 and refused.json()["detail"].startswith("Seat 2")
+    made = api.post("/games", {"seat_count": 3, "seats": ["hard"], "variants": ["jokers"]})
+    assert made.status_code == 201

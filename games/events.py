@@ -218,7 +218,7 @@ async def event_stream(
     GameError 429 past MAX_STREAMS_PER_VIEWER open at once: a script cannot hold hundreds."""
     key = f"streams:{viewer}"
     await cache.aadd(key, 0, timeout=STREAM_SECONDS + 60)  # a crashed process's count lapses
-    if await cache.aincr(key) > MAX_STREAMS_PER_VIEWER:
+    if (await cache.aincr(key) or 0) > MAX_STREAMS_PER_VIEWER:  # Redis away: not counted
         await _slot_free(key)
         raise GameError(
             _("You have too many tables and streams open at once: close some first."),

@@ -36,7 +36,7 @@ def rate_limit_consume(*, user: User, action: str, scope: str = "") -> None:
     key = f"rate:{action}:{user.pk}:{scope}:{window}"
     cache.add(key, 0, timeout=seconds + 1)
     try:
-        used = cache.incr(key)
+        used = cache.incr(key) or 0  # Redis not answering: nothing counted, nothing refused
     except ValueError:  # the window's key expired between add and incr: a new one
         cache.add(key, 1, timeout=seconds + 1)
         used = 1

@@ -9,6 +9,8 @@ import logging
 from email import policy
 from email.parser import BytesParser
 
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import SMTP
 from asgiref.sync import sync_to_async
 from django.db import connections
 
@@ -18,6 +20,31 @@ from .inbound import inbound_receive
 logger = logging.getLogger(__name__)
 
 MAX_BYTES = 1_000_000  # a reply with the move is a few kB; anything this big is not one
+# What a mail over it is told by SMTP (the webhook answers 413 with the same limit).
+TOO_BIG = "Message too big: a reply with a move is a few kB, 1 MB at most"
+
+
+class TurnMailSMTP(SMTP):
+    """aiosmtpd's server, the size limit the only limit a mail of ordinary lines meets: its line
+    limit (1001 bytes) also counted a mail of bare-LF lines as one line, and answered "500 Line
+    too long". A line over the limit now is a mail over it: both answer 552, saying why."""
+
+    line_length_limit = MAX_BYTES + 1024
+
+    async def push(self, status):
+        if isinstance(status, str) and status.startswith(("552 ", "500 Line too long")):
+            status = f"552 5.3.4 {TOO_BIG}"
+        await super().push(status)
+
+
+class TurnMailController(Controller):
+    """aiosmtpd's controller, serving TurnMailHandler by TurnMailSMTP with the size limit."""
+
+    def __init__(self, **kwargs):
+        super().__init__(TurnMailHandler(), data_size_limit=MAX_BYTES, **kwargs)
+
+    def factory(self):
+        return TurnMailSMTP(self.handler, **self.SMTP_kwargs)
 
 
 class TurnMailHandler:

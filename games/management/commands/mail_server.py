@@ -3,11 +3,10 @@
 import signal
 import threading
 
-from aiosmtpd.controller import Controller
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.mailplay.smtp import MAX_BYTES, TurnMailHandler
+from games.mailplay.smtp import TurnMailController
 
 
 class Command(BaseCommand):
@@ -18,10 +17,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, addrport, **options):
         host, _, port = addrport.rpartition(":")
-        controller = Controller(
-            TurnMailHandler(), hostname=host or "127.0.0.1", port=int(port),
-            data_size_limit=MAX_BYTES,
-        )  # fmt: skip
+        controller = TurnMailController(hostname=host or "127.0.0.1", port=int(port))
         controller.start()
         self.stdout.write(f"Taking replies to turn mails by SMTP at {addrport}")
         stop = threading.Event()

@@ -93,7 +93,7 @@ def odd_character(text: str) -> str | None:
     """A character of `text` from a script that does not go with the rest (one of the fewest
     letters': the Cyrillic "\u0430" of "\u0430lice"), or None when its scripts go together (one
     script, or a mix that people write, such as Latin with Han and Kana)."""
-    letters = [(char, script(char)) for char in text if script(char) not in _ANY_SCRIPT]
+    letters = [(char, name) for char in text if (name := script(char)) not in _ANY_SCRIPT]
     counts = Counter(name for _char, name in letters)
     if len(counts) < 2 or _goes_together(set(counts)):
         return None

@@ -28,6 +28,7 @@ BOT_USERNAME_PREFIX = "bot-"
 BOT_NAMES = "|".join(re.escape(fold_name(name)) for name in BOT_ACCOUNTS.values())
 DIGITS = "|".join(sorted({re.escape(fold_name(digit)) for digit in "0123456789"}))  # "1" is "l"
 BOT_NAME = re.compile(f"^({BOT_NAMES})( (?:{DIGITS})+)?$")
+BOT_PREFIX_FOLDED = fold_name(BOT_USERNAME_PREFIX)
 
 NAME_TAKEN = _("Another player goes by that name, or one that reads the same: choose another.")
 LOOKALIKE_TAKEN = _(
@@ -40,7 +41,7 @@ BOT_NAME_TAKEN = _("That name is kept for the site's bots: choose another.")
 def is_bot_name(name: str) -> bool:
     """`name` reads as a bot's, its siblings' ("Hard Bot 7") included, made or not yet."""
     return any(
-        BOT_NAME.match(folded) or folded.startswith(fold_name(BOT_USERNAME_PREFIX))
+        BOT_NAME.match(folded) or folded.startswith(BOT_PREFIX_FOLDED)
         for folded in (fold_name(name), name_shape(name))
     )
 

@@ -219,7 +219,7 @@ async def event_stream(
     key = f"streams:{viewer}"
     await cache.aadd(key, 0, timeout=STREAM_SECONDS + 60)  # a crashed process's count lapses
     if (await cache.aincr(key) or 0) > MAX_STREAMS_PER_VIEWER:  # Redis away: not counted
-        await _slot_free(key)
+        await sync_to_async(place_give_back)(key)
         raise GameError(
             _("You have too many tables and streams open at once: close some first."),
             status=429,
@@ -234,9 +234,10 @@ async def event_stream(
     return response
 
 
-async def _slot_free(key: str) -> None:
+def place_give_back(key: str) -> None:
+    """One of the viewer's streams ended (or was never opened): its place counts no more."""
     with contextlib.suppress(ValueError):  # lapsed meanwhile: nothing to give back
-        await cache.adecr(key)
+        cache.decr(key)
 
 
 class CountedStream:
@@ -260,5 +261,4 @@ class CountedStream:
     def close(self) -> None:
         if not self.freed:
             self.freed = True
-            with contextlib.suppress(ValueError):
-                cache.decr(self.key)
+            place_give_back(self.key)

@@ -161,6 +161,10 @@ def _told(rounds: tuple[RoundOver, ...]) -> dict:
     return {"rounds": rounds[-2:], "earlier": (rounds[0].number, rounds[-3].number)}
 
 
+# What User.name reads.
+USER_NAME_FIELDS = ("user__username", "user__display_name", "user__is_active")
+
+
 def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:
     """For each of these seats' games, the rounds that ended after `since`, in order, each with
     who went out (a round ends some turns after that), or nobody (at the turn limit): one query,
@@ -192,10 +196,6 @@ def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[Rou
             over = RoundOver(number, "" if score.seat == mine[score.game_id] else score.user.name)
         rounds[score.game_id] = (*rounds.get(score.game_id, ()), over)
     return rounds
-
-
-# What User.name reads.
-USER_NAME_FIELDS = ("user__username", "user__display_name", "user__is_active")
 
 
 SOURCES: tuple[Source, ...] = (OutboxSource(), MovesSource())

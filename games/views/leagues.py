@@ -54,6 +54,17 @@ def league_list(request):
     return render(request, "games/leagues.html", context, status=status)
 
 
+def _act(request, league_id: int, service, done: str):
+    """A player's post on the league's page: the service, then back to the page saying what was
+    done (or the refusal's page)."""
+    try:
+        service(league_id=league_id, user=request.user)
+    except GameError as error:
+        return _error(request, error)
+    messages.success(request, done)
+    return redirect("league", league_id=league_id)
+
+
 def _league(league_id: int) -> League:
     league = League.objects.filter(pk=league_id).first()
     if league is None:
@@ -95,35 +106,21 @@ def league_detail(request, league_id: int):
 @require_POST
 @login_required
 def league_join(request, league_id: int):
-    try:
-        leagues.league_join(league_id=league_id, user=request.user)
-    except GameError as error:
-        return _error(request, error)
-    messages.success(request, _("You are in. The season's games start when it does."))
-    return redirect("league", league_id=league_id)
+    done = _("You are in. The season's games start when it does.")
+    return _act(request, league_id, leagues.league_join, done)
 
 
 @require_POST
 @login_required
 def league_start(request, league_id: int):
     """The host's (or the staff's) "start now", as a tournament's."""
-    try:
-        leagues.league_start_now(league_id=league_id, user=request.user)
-    except GameError as error:
-        return _error(request, error)
-    messages.success(request, _("The season has begun."))
-    return redirect("league", league_id=league_id)
+    return _act(request, league_id, leagues.league_start_now, _("The season has begun."))
 
 
 @require_POST
 @login_required
 def league_leave(request, league_id: int):
-    try:
-        leagues.league_leave(league_id=league_id, user=request.user)
-    except GameError as error:
-        return _error(request, error)
-    messages.success(request, _("You have left the season."))
-    return redirect("league", league_id=league_id)
+    return _act(request, league_id, leagues.league_leave, _("You have left the season."))
 
 
 @require_safe

@@ -5,8 +5,7 @@ out. (Refused forms answer 400, and 429 while guessing is rate-limited: accounts
 import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
-from allauth.core import context, ratelimit
-from allauth.core.internal.ratelimit import get_ip
+from allauth.core import ratelimit
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -63,15 +62,16 @@ class AccountAdapter(DefaultAccountAdapter):
         wrong ones limited with the other forms' (passwords.py)."""
         return password_matches(user=user, password=password)
 
-    # Guessing: allauth counts failed logins per IP and per key ("login_failed" in
+    # Guessing: allauth counts failed logins per key ("login_failed" in
     # settings.ACCOUNT_RATE_LIMITS, consumed before the password is checked, handed back when it
-    # was right). Its key was what was typed, so five wrong passwords from anywhere locked the
-    # owner out too; here the key is what was typed *and the address it came from*, and
-    # "login_failed_account" is a higher ceiling for what was typed, from everywhere together.
+    # was right); per address, the site counts them (refusals.py). allauth's key was what was
+    # typed, so five wrong passwords from anywhere locked the owner out too; here the key is what
+    # was typed *and the address it came from*, and "login_failed_account" is a higher ceiling
+    # for what was typed, from everywhere together.
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
         typed = super()._get_login_attempts_cache_key(request, **credentials)
-        return f"{typed}@{get_ip(request)}"
+        return f"{typed}@{refusals.address_of(request)}"
 
     def pre_authenticate(self, request, **credentials):
         typed = self._typed(credentials)
@@ -84,18 +84,7 @@ class AccountAdapter(DefaultAccountAdapter):
         # guesses may each pass the check above before any is counted: a few more than the
         # ceiling, as many as the site hashes at once.
         ratelimit.consume(request, action="login_failed_account", key=self._typed(credentials))
-
-    # A refusal remembered for the address (refusals.py) ends when allauth's counts give back what
-    # they had taken: a right password hands back its failure, a password reset clears them.
-
-    def _rollback_login_failed_rl_usage(self) -> None:
-        super()._rollback_login_failed_rl_usage()
-        if getattr(self, "_login_failed_rl_usage", None) and context.request is not None:
-            refusals.forget(context.request)
-
-    def _delete_login_attempts_cached_email(self, request, **credentials) -> None:
-        super()._delete_login_attempts_cached_email(request, **credentials)
-        refusals.forget(request)
+        refusals.count(request, "login_failed")  # the address's own limit (refusals.py)
 
     @staticmethod
     def _typed(credentials: dict) -> str:

@@ -3,3 +3,8 @@ from django.apps import AppConfig
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+
+    def ready(self) -> None:
+        from . import refusals
+
+        refusals.connect()

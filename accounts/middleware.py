@@ -1,8 +1,8 @@
 """The site's own middleware.
 
 - LoginRefusalMiddleware (first of all): a login posted from an address over its login limits
-  gets a 429 with Retry-After at once, from one cache read, while the limits refuse it anyway
-  (accounts/refusals.py); else it goes through the stack, and a 429 there is remembered.
+  gets a 429 with Retry-After at once, from one cache read (accounts/refusals.py); else it is
+  counted and goes through the stack.
 - PlayerLocaleMiddleware: a signed-in player sees the site in their language (User.language) and
   times in their zone (User.time_zone, accounts/zones.py); a visitor gets the language Django's
   LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
@@ -41,10 +41,8 @@ class LoginRefusalMiddleware:
         until = refusals.refused_until(request)
         if until is not None:
             return self.refusal(request, until)
-        response = self.get_response(request)
-        if response.status_code == 429:
-            refusals.remember(request)
-        return response
+        refusals.count(request, "login")
+        return self.get_response(request)
 
     def refusal(self, request, until: float):
         # No session, no user, no database: the language from the cookie or the browser alone.

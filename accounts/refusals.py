@@ -1,66 +1,88 @@
-"""Logins refused by address, remembered so that the next ones cost next to nothing.
+"""Logins counted and refused by address, before anything else runs.
 
-While an address is over allauth's per-address login limits (the "ip" rates of "login" and
-"login_failed" in settings.ACCOUNT_RATE_LIMITS), every login it posts is refused with a 429, but
-only after the whole middleware stack (session, CSRF, user, locale...) and allauth's view: a flood
-of such refusals from a few addresses kept the web processes busy and pages waited behind them.
-When the stack answers a login with 429, `remember` reads the address's histories under allauth's
-own keys and, if one of them is full, stores the moment the last full one frees a place; until
-then LoginRefusalMiddleware (first in MIDDLEWARE) answers that address's logins at once, from one
-cache read. Never longer than allauth would refuse: the moment is when the address's own counts
-let a login through again, and a successful login or a password reset that hands counts back
-forgets the refusal (accounts/adapter.py)."""
+An address may post so many logins a minute and fail so many of them
+(settings.LOGIN_ADDRESS_LIMITS). Past either, LoginRefusalMiddleware (first in MIDDLEWARE) answers
+its logins with 429 from one cache read, before the session, CSRF, the user or allauth's view run:
+a flood of refusals from a few addresses costs next to nothing, and pages do not wait behind it.
+The counts are the site's own, in fixed windows in the cache (Redis in production, so every web
+process counts together); allauth keeps the limits per account typed (settings.ACCOUNT_RATE_LIMITS,
+accounts/adapter.py). Only a wrong password is a failure, so a right one never counts against its
+address; a password reset forgets the address's failures."""
 
+import ipaddress
 import time
 
-from allauth.core.internal.ratelimit import get_cache_key, get_ip, get_rates
+from allauth import app_settings
+from allauth.account.adapter import get_adapter
+from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
-APP = "allauth.account"
-ACTIONS = ("login", "login_failed")
-
-
-def _key(address: str) -> str:
-    return f"login-refused:{address}"
-
 
 def address_of(request) -> str | None:
+    """The client's address, as the limits count it: an IPv6 client holds a whole network
+    (allauth's RATE_LIMIT_IPV6_PREFIX, /64), so it is counted as one."""
     try:
-        return get_ip(request)
-    except PermissionDenied:  # no address to key by: the stack and its limits decide
+        address = get_adapter().get_client_ip(request)
+    except PermissionDenied:  # no address to key by: allauth's own limits decide
         return None
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if ip.version == 6:
+        prefix = app_settings.RATE_LIMIT_IPV6_PREFIX
+        return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False).network_address)
+    return address
+
+
+def _window(action: str, address: str, now: float) -> tuple[str, float, int]:
+    """The cache key of the address's count of `action` in the present window, when the window
+    ends, and how many the window allows."""
+    allowed, seconds = settings.LOGIN_ADDRESS_LIMITS[action]
+    window = int(now // seconds)
+    return f"login-address:{action}:{address}:{window}", (window + 1) * seconds, allowed
 
 
 def refused_until(request) -> float | None:
-    """When the address's remembered refusal ends, if it has not yet ended: one cache read."""
+    """When the address may log in again, if it is over one of its limits now: one cache read."""
     address = address_of(request)
-    until = cache.get(_key(address)) if address else None
-    return until if until is not None and until > time.time() else None
+    if not address:
+        return None
+    now = time.time()
+    windows = [_window(action, address, now) for action in settings.LOGIN_ADDRESS_LIMITS]
+    counts = cache.get_many([key for key, _, _ in windows])
+    ends = [end for key, end, allowed in windows if counts.get(key, 0) >= allowed]
+    return max(ends) if ends else None
 
 
-def remember(request) -> None:
-    """After a 429 to a login: if the address is over one of its own limits, remember until when."""
+def count(request, action: str) -> None:
+    """One more login ("login") or wrong password ("login_failed") from the request's address."""
     address = address_of(request)
     if not address:
         return
-    now = time.time()
-    ends = []
-    for action in ACTIONS:
-        for rate in get_rates(app=APP, action=action):
-            if rate.per != "ip":
-                continue
-            key = get_cache_key(request, app=APP, action=action, rate=rate)
-            live = sorted((t for t in cache.get(key, []) if t > now - rate.duration), reverse=True)
-            if len(live) >= rate.amount:
-                # Refused until the newest `amount` hits are fewer than `amount` in the window.
-                ends.append(live[rate.amount - 1] + rate.duration)
-    if ends:
-        until = max(ends)  # allauth refuses while any of them is full
-        cache.set(_key(address), until, timeout=max(1, int(until - now) + 1))
+    key, end, _ = _window(action, address, time.time())
+    timeout = max(1, int(end - time.time()) + 1)
+    if not cache.add(key, 1, timeout=timeout):
+        try:
+            cache.incr(key)
+        except ValueError:  # the window's key expired between add and incr: a new one
+            cache.add(key, 1, timeout=timeout)
 
 
 def forget(request) -> None:
-    """Counts were handed back (a right password, a reset): the address may log in again."""
+    """A password reset: the address's failures so far no longer hold it back."""
     if address := address_of(request):
-        cache.delete(_key(address))
+        cache.delete(_window("login_failed", address, time.time())[0])
+
+
+def _reset(sender, request, **kwargs) -> None:
+    forget(request)
+
+
+def connect() -> None:
+    """A password reset forgets the failures of the address it was made from (the mail it sent
+    proved who is there)."""
+    from allauth.account.signals import password_reset
+
+    password_reset.connect(_reset, dispatch_uid="refusals-forget-on-reset")

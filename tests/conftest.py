@@ -94,7 +94,7 @@ def fresh_rate_limits(settings):
 
 
 class Clock:
-    """The time module as the rate limits see it: time.time() moved on by hand, the rest real."""
+    """time.time() as the rate limits see it: moved on by hand."""
 
     def __init__(self, now: float):
         self.now = now
@@ -105,27 +105,15 @@ class Clock:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
-    def __getattr__(self, name):
-        import time
-
-        return getattr(time, name)  # monotonic() and sleep() for allauth's cache lock
-
 
 @pytest.fixture
 def clock(monkeypatch):
-    """The rate limits' clock (the site's, games.ratelimit, and allauth's), stopped at the start
-    of an hour until the test moves it."""
+    """The clock of every rate limit (the site's and allauth's: each reads time.time()), stopped
+    at the start of an hour until the test moves it. Dates (timezone.now) go on as they were."""
     import time
 
-    from allauth.core.internal import ratelimit as allauth_ratelimit
-
-    from accounts import refusals
-    from games import ratelimit
-
     stopped = Clock(float(int(time.time()) // 3600 * 3600))
-    monkeypatch.setattr(refusals, "time", stopped)
-    monkeypatch.setattr(ratelimit, "time", stopped)
-    monkeypatch.setattr(allauth_ratelimit, "time", stopped)
+    monkeypatch.setattr(time, "time", stopped.time)
     return stopped
 
 

@@ -250,6 +250,31 @@ def test_password_reset_by_mail_sets_a_new_password(client):
     assert user.check_password(new)
 
 
+def test_a_password_reset_lets_its_address_log_in_again_at_once():
+    """Ten wrong passwords (for names that are not the owner's) hold the address back for the
+    rest of its minute; the reset mail proves who is there, so the reset made from that address
+    forgets its failures, and the new password logs in from it at once."""
+    user = UserFactory()
+    for n in range(10):
+        assert login_from("203.0.113.9", f"nobody-{n}", "guess").status_code == 400
+    assert login_from("203.0.113.9", user.username, PASSWORD).status_code == 429
+    client = Client(REMOTE_ADDR="203.0.113.9")
+    assert client.post(reverse("account_reset_password"), {"email": user.email}).status_code == 302
+    form_url = client.get(link_in(mail.outbox[-1]))["Location"]
+    new = "another long pass phrase 7"
+    assert client.post(form_url, {"password1": new, "password2": new}).status_code == 302
+    assert login_from("203.0.113.9", user.username, new).status_code == 302
+
+
+def test_an_ipv6_client_is_counted_by_its_network():
+    """An IPv6 client holds a whole /64: a new address from it for every guess is still one
+    address to the limits."""
+    for n in range(10):
+        assert login_from(f"2001:db8:1:2::{n + 1:x}", f"nobody-{n}", "guess").status_code == 400
+    assert login_from("2001:db8:1:2::ff", "nobody", "guess").status_code == 429
+    assert login_from("2001:db8:1:3::1", "nobody", "guess").status_code == 400
+
+
 def test_password_reset_for_an_unknown_address_tells_nothing(client):
     UserFactory(email="real@example.com")
     response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
@@ -342,7 +367,7 @@ def test_an_address_over_its_login_limit_is_refused_before_anything_runs(clock):
     assert login_from("203.0.113.9", user.username, "guess").status_code == 429  # the account's
     assert login_from("203.0.113.9", "nobody-0", "guess").status_code == 400  # not the address's
     statuses = [login_from("203.0.113.9", f"nobody-{n}", "guess").status_code for n in range(5)]
-    assert statuses == [400, 400, 400, 429, 429]  # the address's limit: the stack's, then the first
+    assert statuses == [400, 400, 400, 400, 429]  # ten wrong passwords from the address: refused
     client = Client(REMOTE_ADDR="203.0.113.9")
     with CaptureQueriesContext(connection) as queries:
         refused = client.post(reverse("account_login"), {"login": "x", "password": "y"})

@@ -163,13 +163,14 @@ ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "3·13: "
 ACCOUNT_USER_DISPLAY = "accounts.models.display_name"
 # Guessing is slow and cheap for us: a refused attempt is answered 429 before any password is
-# hashed. Failures per IP: 10 a minute. Per username or email address typed, from one IP: 5 in 5
+# hashed. Per address (the site's own count, LOGIN_ADDRESS_LIMITS below): 30 logins and 10
+# failures a minute. Per username or email address typed, from one IP: 5 in 5
 # minutes and 10 an hour (accounts/adapter.py: a stranger's guesses lock no one else out); from
 # every IP together: 30 an hour, a ceiling no single IP reaches (the message then says how to get
 # in: by the other of username and address, or by a reset link).
 ACCOUNT_RATE_LIMITS = {
-    "login": "30/m/ip",
-    "login_failed": "10/m/ip,5/5m/key,10/h/key",
+    "login": "",  # per address: LOGIN_ADDRESS_LIMITS
+    "login_failed": "5/5m/key,10/h/key",
     "login_failed_account": "30/h/key",
     "signup": "10/m/ip,50/h/ip",
     "reset_password": "10/m/ip,3/m/key,10/d/key",
@@ -181,6 +182,10 @@ ACCOUNT_RATE_LIMITS = {
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
 }
+
+# Logins (count, seconds) per address (accounts/refusals.py): all logins posted, and the wrong
+# passwords among them. Past either, the address's logins are refused before anything runs.
+LOGIN_ADDRESS_LIMITS = {"login": (30, 60), "login_failed": (10, 60)}
 
 # The site's own rate limits (games/ratelimit.py): (count, seconds) per player. A message in a
 # game's chat; a move (draw, discard, go out, sorting the hand) in all games together; an

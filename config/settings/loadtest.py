@@ -11,4 +11,4 @@ served by gunicorn to locust's virtual players, with two more differences:
 from .plainhttp import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-ACCOUNT_RATE_LIMITS = {**ACCOUNT_RATE_LIMITS, "login": "100000/m/ip"}  # noqa: F405
+LOGIN_ADDRESS_LIMITS = {**LOGIN_ADDRESS_LIMITS, "login": (100000, 60)}  # noqa: F405

@@ -20,9 +20,8 @@ Competitions lock their own rows in tasks and requests that hold no game's lock:
 from __future__ import annotations
 
 from django.db.models import Prefetch
-from django.utils.translation import gettext as _
 
-from .errors import GameError
+from .errors import NoSuchGame
 from .models import Game, Seat
 
 
@@ -42,7 +41,7 @@ def lock_game(game_id: int, *, seats: bool = False) -> Game:
     try:
         game = query.get(pk=game_id)
     except (Game.DoesNotExist, ValueError, TypeError):
-        raise GameError(_("There is no such game."), status=404) from None
+        raise NoSuchGame from None
     game.seats_loaded = seats
     return game
 

@@ -32,7 +32,7 @@ from .engine import (
     get_bot,
 )
 from .engine.cards import Card
-from .errors import GameError, StaleVersion
+from .errors import GameError, NoSuchGame, StaleVersion
 from .guards import require_creator, require_open, seat_of
 from .locking import lock_game, seat_at
 from .models import (
@@ -176,7 +176,7 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
                 _("This game is open only to the players its host follows."), status=403
             )
     elif not game.is_public and not (by_name or invite_code == game.invite_code):
-        raise GameError(_("There is no such game."), status=404)
+        raise NoSuchGame
     require_open(game)
     if user.is_site_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
@@ -568,7 +568,7 @@ def seat_set_hand_order(
         raise GameError(_("Sort by suit, by rank, or keep your own order."))
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise GameError(_("There is no such game."), status=404)
+        raise NoSuchGame
     seat = seat_of(game, user)
     seat.hand_sort = sort
     if order is not None:

@@ -1,5 +1,10 @@
 """The public API at /api/v1/ (docs/api.md): django-ninja writes its OpenAPI schema
-(/api/v1/openapi.json) and serves its docs page (/api/v1/docs) from its own bundled files."""
+(/api/v1/openapi.json) and serves its docs page (/api/v1/docs) from its own bundled files.
+
+Its routers, by concern, each over the same selectors and services as the pages (so it reaches
+no more than they do, moves under the same lock and version check, and never carries a card its
+viewer may not see): `account`, `games`, `play` (the seat's view and its moves), `chat`; what
+they share is in `common`, the token and its scopes in `auth`."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, ValidationError
 
 from ..errors import GameError
-from .endpoints import router
+from . import account, chat, games, play
 
 DESCRIPTION = """\
 Play Three Thirteen from a program: read your games and their tables as you see them, move, chat.
@@ -28,7 +33,8 @@ api = NinjaAPI(
     urls_namespace="api",
     docs_url="/docs",
 )
-api.add_router("/", router)
+for part in (account, games, play, chat):
+    api.add_router("/", part.router)
 
 
 @api.exception_handler(GameError)

@@ -6,6 +6,7 @@ from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 
+from ..errors import GameError, NoSuchGame
 from ..models import Follow, Game, Invitation, Seat
 
 
@@ -91,6 +92,29 @@ def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> 
         or invite_code == game.invite_code
         or (game.friends_only and game.host_follows_viewer)
     )
+
+
+def watched(
+    game_id: int, user: User, invite_code: str | None = None, *, read=game_for_viewer
+) -> tuple[Game, Seat | None]:
+    """The game and the viewer's seat (as `read` reads them: game_for_viewer, or game_for_poll
+    for the little a poll needs), if the viewer may look at it; else NoSuchGame (404)."""
+    game, seat = read(game_id, user)
+    if game is None or not can_watch(game, seat, invite_code):
+        raise NoSuchGame
+    return game, seat
+
+
+def as_viewer(service, *, game_id: int, user: User, watch_code: str | None = None, **fields):
+    """Run a write service for `user` at a game, as the pages and the API both do: at a game
+    they may not look at (with `watch_code`, the invitation code they came by), any refusal is
+    NoSuchGame, whatever the service said (that they hold no seat, that the game is not in
+    play...): it would tell them of the game."""
+    try:
+        return service(game_id=game_id, user=user, **fields)
+    except GameError:
+        watched(game_id, user, watch_code)
+        raise
 
 
 def can_chat(game: Game, seat: Seat | None) -> bool:

@@ -5,8 +5,7 @@ the table; it carries no card, only "changed", and the table then asks as its po
 from allauth.account.adapter import get_adapter
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, HttpResponse
-from django.utils.translation import gettext as _
+from django.http import HttpResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -22,9 +21,9 @@ from .play import invite_of
 @require_GET
 async def table_events(request, game_id):
     def watchable():  # the session and user read here too, not in the stream
-        game, seat = viewer.game_for_poll(game_id, request.user)
-        if game is None or not viewer.can_watch(game, seat, invite_of(request, game_id)):
-            raise Http404(_("There is no such game."))
+        game, seat = viewer.watched(
+            game_id, request.user, invite_of(request, game_id), read=viewer.game_for_poll
+        )
         user = request.user
         who = f"user:{user.pk}" if user.is_authenticated else f"address:{client_address(request)}"
         return game, seat, who

@@ -15,7 +15,7 @@ from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefre
 
 from .. import services
 from ..engine import AUTOPILOT_LEVEL, Rules
-from ..errors import GameError
+from ..errors import GameError, NoSuchGame
 from ..forms import BotFillForm, GameCreateForm, QuickPlayForm
 from ..models import Game
 from ..notifications.presence import seat_record_presence
@@ -82,18 +82,10 @@ def invite_of(request, game_id: int) -> str | None:
     return request.GET.get("invite") or request.session.get(_invite_key(game_id))
 
 
-def _require_watchable(request, game, seat) -> None:
-    """404 unless the viewer holds a seat, the game is public, or they came by its invitation."""
-    if not viewer.can_watch(game, seat, invite_of(request, game.pk)):
-        raise Http404(_("There is no such game."))
-
-
 def viewable_game(request, game_id):
-    game, seat = viewer.game_for_viewer(game_id, request.user)
-    if game is None:
-        raise Http404(_("There is no such game."))
-    _require_watchable(request, game, seat)
-    return game, seat
+    """The game and the viewer's seat; 404 unless the viewer holds a seat, the game is listed
+    to them, or they came by its invitation."""
+    return viewer.watched(game_id, request.user, invite_of(request, game_id))
 
 
 def to_login(request, next_path: str):
@@ -191,14 +183,13 @@ def game_table(request, game_id):
     moves (v) and, for a viewer who may read it, the chat (c)."""
     if login_first(request, game_id):  # the session ended while the table was open
         return to_login(request, reverse("game", kwargs={"game_id": game_id}))
-    game, seat = viewer.game_for_poll(game_id, request.user)
-    unchanged = (
-        game is not None
-        and _count(request.GET.get("v")) == game.version
-        and (_count(request.GET.get("c")) or 0) == viewer.chat_version(game, seat)
+    game, seat = viewer.watched(
+        game_id, request.user, invite_of(request, game_id), read=viewer.game_for_poll
     )
+    unchanged = _count(request.GET.get("v")) == game.version and (
+        _count(request.GET.get("c")) or 0
+    ) == viewer.chat_version(game, seat)
     if unchanged and game.status == Game.Status.ACTIVE:
-        _require_watchable(request, game, seat)
         if seat is not None:
             seat_record_presence(seat=seat)  # it polls only while visible
         return HttpResponse(status=204)
@@ -258,11 +249,14 @@ def _act(request, game_id, service, **kwargs):
     if not request.user.is_authenticated:
         return to_login(request, reverse("game", kwargs={"game_id": game_id}))
     try:
-        result = service(game_id=game_id, user=request.user, **kwargs)
+        result = viewer.as_viewer(
+            service, game_id=game_id, user=request.user,
+            watch_code=invite_of(request, game_id), **kwargs,
+        )  # fmt: skip
+    except NoSuchGame as error:
+        return _render_error(request, error.message, status=404)
     except GameError as error:
         game, seat = viewer.game_for_viewer(game_id, request.user)
-        if game is None or not viewer.can_watch(game, seat, invite_of(request, game.pk)):
-            return _render_error(request, _("There is no such game."), status=404)
         return render_game(request, game, seat, status=error.status, error=error.message)
     if request.htmx:
         game, seat = viewer.game_as_left(result, request.user) or viewer.game_for_viewer(

@@ -2,8 +2,8 @@
 drawn, which cards may be discarded or go out, the hint's advice, where and how often to poll,
 and where the stream of the game's changes is. Parsed with regular expressions over the markup
 of templates/games/table.html (the table partial, whose tags may break between attributes);
-tests/test_loadtest_table.py renders a real table and checks each field, so a template change
-that breaks the load test fails a test first."""
+tests/loadtest/test_loadtest_table.py renders a real table and checks each field, so a template
+change that breaks the load test fails a test first."""
 
 import html
 import re

@@ -9,7 +9,8 @@ _made: dict[str, list[str]] = {}
 
 
 def current_node() -> str:
-    """The running test's node id ('tests/test_seeks.py::test_junk[case]'), as pytest reports it."""
+    """The running test's node id ('tests/competitions/test_seeks.py::test_junk[case]'), as
+    pytest reports it."""
     return os.environ.get("PYTEST_CURRENT_TEST", "outside-a-test").rsplit(" (", 1)[0]
 
 

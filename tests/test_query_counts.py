@@ -363,7 +363,7 @@ def test_the_bars_count_of_new_notices_is_one_query_for_1_game_as_for_12(
 def tournament_world(players: int):
     """A tournament of `players` at tables of 2 (a bye when odd), round 1 over, round 2 on."""
     from games.competitions import tournaments
-    from tests.competitions import finish_round, with_players
+    from tests.competitions.helpers import finish_round, with_players
 
     tournament = with_players(players, seats_per_table=2, rounds=3)
     tournaments.tournament_start(tournament_id=tournament.pk, user=tournament.created_by)

@@ -1,5 +1,5 @@
-"""Walking the site's URL patterns (tests/test_endpoints.py, tests/test_csp.py, the fuzz test):
-every pattern with its address, its arguments taken from real objects of one small world."""
+"""Walking the site's URL patterns (tests/test_endpoints.py, tests/config/test_csp.py, the fuzz
+test): every pattern with its address, its arguments taken from real objects of one small world."""
 
 import re
 from datetime import timedelta

@@ -313,7 +313,7 @@ def redis_cache(url: str) -> dict:
     """django-redis, whose reads miss and whose writes are dropped while Redis does not answer
     (a restart, a failover): the cache holds nothing that cannot be lost, sessions are written
     through to the database, and rate limits count nothing for those seconds, so no page fails
-    for it (tests/test_cache.py, tests/faults). Each skipped call is logged as a warning."""
+    for it (tests/config/test_cache.py, tests/faults). Each skipped call is logged as a warning."""
     return {
         "BACKEND": "django_redis.cache.RedisCache",
         "LOCATION": url,

@@ -27,7 +27,8 @@ DEBUG = False
 # The development tools (benchmarks, seeding, tournaments); never in production.
 INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
 PASSWORD_HASHERS = ["accounts.hashers.MD5PasswordHasher"]
-PASSWORD_HASHING_SLOTS = 8  # browsers and threads log in at once; tests/test_hashing.py sets 1
+# Browsers and threads log in at once; tests/accounts/test_hashing.py sets 1.
+PASSWORD_HASHING_SLOTS = 8
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.InMemoryStorage"},

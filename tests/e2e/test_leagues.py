@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from games.competitions import leagues
 from games.models import Game, League, LeagueEntry
-from tests.competitions import make_league, play_season, season_of
+from tests.competitions.helpers import make_league, play_season, season_of
 from tests.e2e.conftest import artifact, log_in, sign_up
 from tests.factories import UserFactory
 

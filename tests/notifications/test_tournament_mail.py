@@ -8,7 +8,7 @@ from django.core import mail
 from accounts.selectors import preferences_of
 from games.competitions import tournaments
 from games.models import Notification
-from tests.competitions import finish_round, with_players
+from tests.competitions.helpers import finish_round, with_players
 from tests.notifications.helpers import html_of, send_all
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from games.competitions import leagues
 from games.models import Game, League, LeagueEntry, LeagueSeason, Notification
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send
-from tests.competitions import make_league, play_season, season_of
+from tests.competitions.helpers import make_league, play_season, season_of
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.competitions import tournaments
 from games.models import Rating, Tournament, TournamentTable
-from tests.competitions import finish_round, with_players
+from tests.competitions.helpers import finish_round, with_players
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -20,7 +20,7 @@ from games.models import (
     TournamentTable,
 )
 from games.selectors.tournaments import met_pairs, standings, tournament_seats
-from tests.competitions import finish_round, open_tournament, round_tables, with_players
+from tests.competitions.helpers import finish_round, open_tournament, round_tables, with_players
 from tests.factories import UserFactory, finish_game
 
 pytestmark = pytest.mark.django_db

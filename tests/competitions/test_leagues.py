@@ -27,7 +27,7 @@ from games.models import (
 from games.notifications.optin import optin_token
 from games.notifications.outbox import notification_send
 from games.selectors.leagues import division_standings
-from tests.competitions import finish_league_game, make_league, play_season, season_of
+from tests.competitions.helpers import finish_league_game, make_league, play_season, season_of
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

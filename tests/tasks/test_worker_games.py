@@ -31,7 +31,7 @@ from tests.factories import UserFactory, started_game
 from tests.workers import clear_broker, wait_for, worker_has_drained
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def fresh(game) -> Game:

@@ -131,7 +131,7 @@ def test_the_400_page_answers_a_body_over_the_limit_with_a_csrf_cookie(settings)
 
 def test_the_webhook_takes_what_the_smtp_server_takes_and_refuses_more_with_413(client, webhook):
     """One limit whichever way mail comes: 1 MB (smtp.MAX_BYTES), answered 413 with its reason
-    by the webhook as 552 by the SMTP server (tests/test_mail_server.py)."""
+    by the webhook as 552 by the SMTP server (tests/mailplay/test_mail_server.py)."""
     _game, raw = a_turn()
     lines = "".join("x" * 71 + "\r\n" for _ in range(900_000 // 73))
     near = raw.replace("\r\n\r\n", f"\r\n\r\n{lines}", 1)  # 0.9 MB of lines before the move

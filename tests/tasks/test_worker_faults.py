@@ -16,7 +16,7 @@ from tests.private_servers import PrivateRedis
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.slow]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ import pytest
 
 from games.competitions import tournaments
 from games.models import Game, TournamentRound, TournamentTable
-from tests.competitions import with_players
+from tests.competitions.helpers import with_players
 from tests.factories import finish_game
 from tests.racing import race
 

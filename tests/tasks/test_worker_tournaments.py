@@ -14,7 +14,7 @@ from games import services
 from games.competitions import tournaments
 from games.models import Game, Seat, Tournament, TournamentEntry, TournamentRound, TournamentTable
 from games.selectors.tournaments import standings
-from tests.competitions import open_tournament, round_tables
+from tests.competitions.helpers import open_tournament, round_tables
 from tests.factories import UserFactory
 from tests.workers import wait_for
 

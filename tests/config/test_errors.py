@@ -65,7 +65,7 @@ handler404 = _broken_404_page
 handler500 = "config.errors.server_error"
 
 
-@pytest.mark.urls("tests.test_errors")
+@pytest.mark.urls("tests.config.test_errors")
 @pytest.mark.parametrize(
     ("address", "error"), [("/boom/", "boom in a view"), ("/missing/", "boom in the 404 page")]
 )

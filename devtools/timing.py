@@ -26,15 +26,19 @@ class PageTimes:
         return self.times[max(0, round(len(self.times) * share) - 1)]
 
 
-def time_page(client: Client, url: str, query: dict, requests: int, warmup: int = 3) -> PageTimes:
-    """`requests` GETs of `url` after `warmup` untimed ones; the last one's queries counted."""
+def time_page(
+    client: Client, url: str, query: dict, requests: int, warmup: int = 3, headers=None
+) -> PageTimes:
+    """`requests` GETs of `url` (with `headers`, e.g. htmx's) after `warmup` untimed ones; the
+    last one's queries counted."""
+    headers = headers or {}
     for _ in range(warmup):
-        client.get(url, query)
+        client.get(url, query, **headers)
     times = []
     for _ in range(requests):
         start = time.perf_counter()
-        status = client.get(url, query).status_code
+        status = client.get(url, query, **headers).status_code
         times.append((time.perf_counter() - start) * 1000)
     with CaptureQueriesContext(connection) as queries:
-        client.get(url, query)
+        client.get(url, query, **headers)
     return PageTimes(status, len(queries), sorted(times))

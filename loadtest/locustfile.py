@@ -203,22 +203,21 @@ class Player(FastHttpUser):
     def read(self, response):
         """Keep the table a response shows, unless an answer to an older request shows an older
         version than the one kept (the stream's fetches run beside the player's moves)."""
-        table = parse_table(response.text or "")
+        table = parse_table(response.text or "", self.table)
         if table is not None and (self.table is None or table.version >= self.table.version):
             self.table = table
 
     def ask_table(self, kind):
         """The table's GET, as its poll or its refresh sends it."""
         self.last_asked = time.monotonic()
-        poll, ms = self.fetch(kind, "GET", self.table.poll_url, htmx=True, expect=(200, 204))
+        poll, ms = self.fetch(kind, "GET", self.table.ask_url, htmx=True, expect=(200, 204))
         if poll.status_code == 200:
             self.read(poll)
         return poll, ms
 
     def move(self, action, field, value):
-        data = {field: value, "version": str(self.table.version)}
-        if self.table.chat is not None:  # as the browser sends the form's hidden fields
-            data["c"] = self.table.chat
+        # As the browser sends it: the form's fields and the marks of what the page holds.
+        data = {**self.table.marks, field: value, "version": str(self.table.version)}
         url = f"/games/{self.game}/{action}/"
         self.moving = True
         try:

@@ -5,9 +5,11 @@ of templates/games/table.html (the table partial, whose tags may break between a
 tests/loadtest/test_loadtest_table.py renders a real table and checks each field, so a template
 change that breaks the load test fails a test first."""
 
+import dataclasses
 import html
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 TABLE = re.compile(r'<div id="table"[^>]*\bdata-version="(\d+)"([^>]*)>')
 EVENTS = re.compile(r'data-events="([^"]+)"')
@@ -21,7 +23,9 @@ DISCARD = re.compile(
 GO_OUT = re.compile(r'<form method="post" action="([^"]+)"[^>]*class="go-out">(.*?)</form>', re.S)
 GO_OUT_CARD = re.compile(r'name="card" value="([^"]+)"')
 HINT = re.compile(r"Hint: discard the (.+?) to leave")
-CHAT = re.compile(r'<input type="hidden" name="c" value="(\d+)">')
+# What the page holds (#table-marks), which the table's requests send (htmx's hx-include).
+MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
+HAND = re.compile(r'<section class="my-hand" id="my-hand"')
 CSRF = re.compile(r'"X-CSRFToken": "([^"]+)"')
 
 
@@ -37,7 +41,13 @@ class Table:
     )  # (token, name) the player may discard
     go_out: list[str] = field(default_factory=list)  # tokens the player may go out with
     hint: str | None = None  # the name of the card the hint would discard
-    chat: str | None = None  # the chat's version the page holds, which its move forms send
+    chat: str | None = None  # the chat's version the page holds
+    marks: dict = field(default_factory=dict)  # all the page holds: version, chat, round, hand
+
+    @property
+    def ask_url(self) -> str | None:
+        """The poll's address with the marks it sends."""
+        return f"{self.poll_url}?{urlencode(self.marks)}" if self.poll_url else None
 
     @property
     def my_turn(self) -> bool:
@@ -55,30 +65,49 @@ class Table:
         return self.discards[0][0] if self.discards else None
 
 
-def parse_table(page: str) -> Table | None:
-    """The table in a page or partial, or None when there is none (not a game page)."""
+def parse_table(page: str, kept: Table | None = None) -> Table | None:
+    """The table in a page or partial, or None when there is none (not a game page). An answer
+    in parts (table.html#parts, no table element) updates `kept`, the table the page holds: its
+    marks and piles always, its hand when the answer carries one."""
+    marks = dict(MARK.findall(page))
     found = TABLE.search(page)
     if found is None:
-        return None
+        if kept is None or "v" not in marks:
+            return None
+        table = dataclasses.replace(kept, version=int(marks["v"]), marks=marks)
+        table.chat = marks.get("c")
+        table.sources = _sources(page)
+        if HAND.search(page):
+            _read_hand(table, page)
+        return table
     poll = POLL.search(found.group(2))
     table = Table(
         version=int(found.group(1)),
         poll_url=html.unescape(poll.group(1)) if poll else None,
         poll_seconds=int(poll.group(2)) if poll else 0,
+        marks=marks,
     )
     if events := EVENTS.search(found.group(2)):
         table.events_url = html.unescape(events.group(1))
-    table.sources = [source for source, rest in PILE.findall(page) if not DISABLED.search(rest)]
+    table.sources = _sources(page)
+    _read_hand(table, page)
+    table.chat = marks.get("c")
+    return table
+
+
+def _sources(page: str) -> list[str]:
+    return [source for source, rest in PILE.findall(page) if not DISABLED.search(rest)]
+
+
+def _read_hand(table: Table, page: str) -> None:
+    table.discards, table.go_out, table.hint = [], [], None
     for token, label in DISCARD.findall(page):
         name = html.unescape(label).removeprefix("Discard the ").removesuffix(" (just drawn)")
         table.discards.append((token, name))
     if go_out := GO_OUT.search(page):
         table.go_out = GO_OUT_CARD.findall(go_out.group(2))
-    if chat := CHAT.search(page):
-        table.chat = chat.group(1)
     if hint := HINT.search(page):
         table.hint = html.unescape(hint.group(1))
-    return table
 
 
 def csrf_token(page: str) -> str | None:

@@ -287,11 +287,11 @@ def test_a_message_changes_the_tables_poll_for_those_who_read_the_chat_only(clie
     chat.chat_post(game_id=game.pk, user=second, text="your move")
     response = poll(client, game, v=game.version, c=0)
     assert response.status_code == 200 and "your move" in html(response)
-    assert "c=1" in html(response)
+    assert 'name="c" value="1"' in html(response)
     assert poll(client, game, v=game.version, c=1).status_code == 204
     # A spectator's page says nothing of the chat, and their poll stays unchanged.
     client.force_login(UserFactory())
-    assert "c=0" in html(client.get(url("game", game)))
+    assert 'name="c" value="0"' in html(client.get(url("game", game)))
     assert poll(client, game, v=game.version, c=0).status_code == 204
     assert poll(client, game, v=game.version).status_code == 204
 
@@ -315,7 +315,7 @@ def test_a_moves_answer_brings_the_chat_only_when_the_page_lacks_its_latest(clie
     card = GameState.from_dict(game.state).hands[game.to_move_seat][0].token
     data = {"card": card, "version": game.version, "c": 0}  # the page is a message behind
     answer = html(client.post(url("move_discard", game), data, **HTMX))
-    assert 'id="table"' in answer and "c=1" in answer
+    assert 'id="table"' in answer and 'name="c" value="1"' in answer
     chat_part = answer.split('<section id="chat"')[1]
     assert 'hx-swap-oob="true"' in chat_part.split(">")[0] and "hurry up" in chat_part
     # A form that does not say (the sort buttons) gets the chat too.
@@ -328,12 +328,12 @@ def test_a_spectator_is_brought_the_chat_when_the_host_opens_it(client, trio):
     chat.chat_post(game_id=game.pk, user=second, text="now you see it")
     client.force_login(UserFactory())
     page = html(client.get(url("game", game)))
-    assert '<div id="chat" hidden' in page and "c=0" in page  # its place, empty
+    assert '<div id="chat" hidden' in page and 'name="c" value="0"' in page  # its place, empty
     chat.game_set_chat_spectators(game_id=game.pk, user=host, open_to_them=True)
     game.refresh_from_db()
     answer = poll(client, game, v=game.version, c=0)
     assert answer.status_code == 200 and "now you see it" in html(answer)
-    assert '<section id="chat" class="card chat"' in html(answer) and "c=1" in html(answer)
+    assert '<section id="chat" class="card chat"' in html(answer) and 'name="c" value="1"' in html(answer)
     chat.game_set_chat_spectators(game_id=game.pk, user=host, open_to_them=False)
     answer = poll(client, game, v=game.version, c=1)  # closed again: its place is emptied
     assert '<div id="chat" hidden hx-swap-oob="true">' in html(answer)

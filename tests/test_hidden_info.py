@@ -3,6 +3,7 @@ the other players' hands, the stock, the discard pile below its top card (but fo
 everyone saw go by this round)."""
 
 import random
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -18,6 +19,9 @@ from tests.hidden import hidden_from
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
+MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
+# A request of the table's own, as htmx sends it: its answer may be the table's parts.
+TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
 
 
 class PresentOnly(HTMLParser):
@@ -91,6 +95,15 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
     rounds = rules.round_count
     one_deck = rules.deck_count(players) == 1 and not rules.jokers
     clients = {}
+    marks = {}  # what each player's page holds (#table-marks), which it sends as a browser does
+    parts = []  # the answers that were the table's parts
+
+    def asked(seat, response):
+        if response.get("HX-Reswap") == "none":
+            parts.append(response)
+        marks[seat] = dict(MARK.findall(response.content.decode())) or marks.get(seat, {})
+        return response
+
     for seat in game.seats.select_related("user"):
         if not seat.user.is_bot:
             clients[seat.index] = Client()
@@ -108,9 +121,12 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
             break
         for seat, client in clients.items():  # everyone looks, as a player would between turns
             if step % 7 == 0 or seat == game.to_move_seat:
-                checked += check(client.get(table), game, seat, one_deck)
+                checked += check(asked(seat, client.get(table)), game, seat, one_deck)
             if step % 11 == 0:
                 checked += check(client.get(poll, {"v": 0}), game, seat, one_deck)
+            if step % 3 == 0 and marks.get(seat):  # the table's own poll: its parts
+                response = asked(seat, client.get(poll, marks[seat], **TABLE_ASKS))
+                checked += check(response, game, seat, one_deck)
                 checked += check(client.get(history), game, seat, one_deck)
         if step % 13 == 0:
             checked += check(spectator.get(table), game, None, one_deck)
@@ -125,13 +141,15 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
         else:
             choice = rng.choice(state.legal_actions()).to_dict()
         name = {"draw": "move_draw", "discard": "move_discard", "go_out": "move_go_out"}
-        data = {"version": game.version, "source": choice.get("source", ""),
-                "card": choice.get("card", "")}  # fmt: skip
+        data = {**marks.get(mover, {}), "version": game.version,
+                "source": choice.get("source", ""), "card": choice.get("card", "")}  # fmt: skip
         response = clients[mover].post(
-            reverse(name[choice["type"]], args=[game.pk]), data, HTTP_HX_REQUEST="true"
+            reverse(name[choice["type"]], args=[game.pk]), data, **TABLE_ASKS
         )
+        asked(mover, response)
         assert response.status_code == 200, response.content.decode()[:500]
         checked += check(response, game, mover, one_deck)
     game.refresh_from_db()
     assert game.status == (Game.Status.FINISHED if last >= rounds - 1 else Game.Status.ACTIVE)
     assert checked > 1000  # the scan saw many hidden cards, so it could have caught a leak
+    assert len(parts) > 50  # and many answers in parts

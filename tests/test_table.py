@@ -442,3 +442,83 @@ def test_signing_up_from_a_link_comes_back_to_it(client):
     client.logout()
     data.update(username="other", email="other@example.com", next="https://elsewhere.example/")
     assert client.post(reverse("account_signup"), data)["Location"] == reverse("home")
+
+
+# -- an answer in parts: what a move changed, swapped in place --------------------------------
+
+MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
+TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
+
+
+def marks(response) -> dict:
+    return dict(MARK.findall(response.content.decode()))
+
+
+def swapped(response) -> set[str]:
+    """The ids of what an answer swaps in place (out of band)."""
+    return set(re.findall(r'id="([\w-]+)"[^>]*hx-swap-oob="true"', response.content.decode()))
+
+
+def test_anothers_move_answers_the_parts_it_changed_and_leaves_the_hand(client, duel):
+    """The table's poll after the other player's draw, from a page that shows this round: the
+    head, the players, the piles and the round's news, each swapped in place, and the marks of
+    what the page now holds; not the hand (its mark is the page's), nor the round's summary, the
+    scoresheet or the rules, which no move within a round changes."""
+    game, by_seat = duel
+    viewer = 1 - game.to_move_seat
+    client.force_login(by_seat[viewer])
+    shown = marks(page(client, "game", game))
+    assert shown["v"] == str(game.version) and shown["r"] == str(game.round_index)
+    play_one(game, by_seat, choose=lambda actions: next(a for a in actions if a.source == "stock"))
+    answer = client.get(reverse("game_table", args=[game.pk]), shown, **TABLE_ASKS)
+    html = answer.content.decode()
+    assert answer.status_code == 200 and answer["HX-Reswap"] == "none"
+    assert swapped(answer) == {"table-marks", "table-head", "table-banners", "players", "piles",
+                               "table-news"}  # fmt: skip
+    assert 'id="table"' not in html and "Scoresheet" not in html and "Move history" not in html
+    assert marks(answer) == {**shown, "v": str(game.version)}  # the same hand, a new version
+
+
+def test_the_players_own_move_answers_its_hand_in_the_parts(client, duel):
+    """The hand's mark changes with the cards it holds: the draw's answer carries the hand (the
+    card drawn among it) and the hint, and a new mark."""
+    game, by_seat = duel
+    mover = game.to_move_seat
+    client.force_login(by_seat[mover])
+    shown = marks(page(client, "game", game))
+    data = {**shown, "version": game.version, "source": "stock"}
+    answer = client.post(reverse("move_draw", args=[game.pk]), data, **TABLE_ASKS)
+    game.refresh_from_db()
+    drawn = GameState.from_dict(game.state).hands[mover][-1]
+    assert answer["HX-Reswap"] == "none" and "my-hand" in swapped(answer)
+    assert f'data-card="{drawn.token}"' in answer.content.decode()
+    assert marks(answer)["h"] != shown["h"]
+
+
+@pytest.mark.parametrize(
+    ("changed", "headers"),
+    [
+        ({"r": "7"}, TABLE_ASKS),  # a page of another round
+        ({"v": "9999"}, TABLE_ASKS),  # a version ahead of the game's
+        ({}, {"HTTP_HX_REQUEST": "true"}),  # not the table's own request
+        ({}, {}),  # no HTMX: the page
+    ],
+)
+def test_a_page_out_of_step_gets_the_whole_table(client, duel, changed, headers):
+    game, by_seat = duel
+    client.force_login(by_seat[0])
+    shown = {**marks(page(client, "game", game)), **changed}
+    play_one(game, by_seat)  # something to answer with
+    answer = client.get(reverse("game_table", args=[game.pk]), shown, **headers)
+    assert answer.status_code == 200 and not answer.has_header("HX-Reswap")
+    assert 'id="table"' in answer.content.decode() and not swapped(answer) - {"chat"}
+
+
+def test_a_refused_move_answers_the_whole_table_with_its_message(client, duel):
+    game, by_seat = duel
+    client.force_login(by_seat[game.to_move_seat])
+    shown = marks(page(client, "game", game))
+    data = {**shown, "version": game.version - 1 if game.version else 99, "source": "stock"}
+    answer = client.post(reverse("move_draw", args=[game.pk]), data, **TABLE_ASKS)
+    assert answer.status_code == 409 and not answer.has_header("HX-Reswap")
+    assert 'id="table"' in answer.content.decode()

@@ -3,6 +3,9 @@ card the viewer may not see never reaches a template."""
 
 from __future__ import annotations
 
+import hashlib
+
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
@@ -25,10 +28,16 @@ from ..ratings import rating_of
 from .pauses import vacations_under_way
 
 
-def table(game: Game, seat: Seat | None) -> dict:
+def table(game: Game, seat: Seat | None, *, parts: bool = False, hand_shown: str = "") -> dict:
     """Everything the table shows `seat` (None: a spectator), from its PlayerView alone. Whether
     the game is over is the game row's word (a resignation ends it mid-round), never the view's.
-    The game as viewer.game_for_viewer reads it (its seats with their players)."""
+    The game as viewer.game_for_viewer reads it (its seats with their players).
+
+    `parts`: only what a move can change within a round (the head, the players, the piles, the
+    round's discards, the news since the last visit; templates/games/table.html#parts), for a
+    page that shows this round already; and the hand only when its mark (`hand_mark`) is not
+    `hand_shown`, the one the page holds. What stays as it was within a round (the last round's
+    summary, the scoresheet, the rules) is left out, and so is the hint's search."""
     over = game.status == Game.Status.FINISHED
     state = GameState.from_dict(game.state)
     index = seat.index if seat else None
@@ -61,6 +70,7 @@ def table(game: Game, seat: Seat | None) -> dict:
     hand = go_out = hint = None
     can_draw = {"stock": False, "discard": False}
     my_turn = view.my_turn and not over and not (seat and seat.resigned)
+    mark = ""
     if view.hand is not None and not over:
         ordered = sort_hand(view.hand, seat, wild)
         legal = view.legal_actions if my_turn else ()
@@ -69,17 +79,21 @@ def table(game: Game, seat: Seat | None) -> dict:
         discardable = {a.card.token for a in legal if isinstance(a, Discard)}
         go_out = {a.card.token for a in legal if isinstance(a, GoOut)}
         drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
-        hand = [
-            {"card": card_info(c, wild), "discardable": c.token in discardable,
-             "goes_out": c.token in go_out, "just_drawn": c == drawn}
-            for c in ordered
-        ]  # fmt: skip
-        hint = _hint(view, discardable, ordered)
+        mark = hand_mark(ordered, my_turn, view.phase if my_turn else "", discardable, go_out,
+                         drawn,
+                         view.drawn_from_discard if view.my_turn else None)  # fmt: skip
+        if not (parts and mark == hand_shown):
+            hand = [
+                {"card": card_info(c, wild), "discardable": c.token in discardable,
+                 "goes_out": c.token in go_out, "just_drawn": c == drawn}
+                for c in ordered
+            ]  # fmt: skip
+            hint = _hint(view, discardable, ordered)
     since = []
     if seat is not None and seat.seen_version < game.version:
         since = since_lines(moves_since(game, seat)[:60], names, view)
     last_round = None
-    if view.round_results:
+    if view.round_results and not parts:
         result = view.round_results[-1]
         last_round = {
             "number": result.round_index + 1,
@@ -106,6 +120,9 @@ def table(game: Game, seat: Seat | None) -> dict:
         "players": players,
         "names": names,
         "hand": _hand_marks(hand, view.drawn_from_discard if view.my_turn else None),
+        "hand_mark": mark,
+        # The hand is drawn (else, in parts, the page's stands): its section and the hint.
+        "hand_drawn": hand is not None,
         "can_draw": can_draw,
         "can_go_out": bool(go_out),
         "hint": hint,
@@ -116,7 +133,7 @@ def table(game: Game, seat: Seat | None) -> dict:
         "since": since,
         "pile_log": [] if over else pile_log(view, names),
         "last_round": last_round,
-        "scoresheet": scoresheet(view),
+        "scoresheet": None if parts else scoresheet(view),
         "ranking": ranking(game, seats) if over else None,
         "my_turn": my_turn,
         # The seat to move shows the time left itself: on a phone the header need not repeat it.
@@ -126,8 +143,20 @@ def table(game: Game, seat: Seat | None) -> dict:
         "to_move_name": names[to_move] if to_move is not None else None,
         # A bot answers in seconds: the table looks again sooner while one is to move.
         "bot_to_move": to_move is not None and seats[to_move].played_by_bot,
-        "rules_summary": rules_summary(view.rules),
+        "rules_summary": None if parts else rules_summary(view.rules),
     }
+
+
+def hand_mark(ordered, my_turn, phase, discardable, go_out, drawn, taken) -> str:
+    """A short mark of all the hand's section shows (its cards in order, which may go and how,
+    the card just drawn or taken, whose turn, the phase, the language): equal marks, the same
+    section. A page sends the mark of the hand it holds, and a table drawn in parts leaves the
+    hand out when it has not changed."""
+    shown = (
+        [c.token for c in ordered], my_turn, phase, sorted(discardable), sorted(go_out),
+        drawn.token if drawn else None, taken.token if taken else None, get_language(),
+    )  # fmt: skip
+    return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 
 
 def _seat_clock(game: Game, seat: Seat, to_move: bool) -> str | None:

@@ -136,13 +136,15 @@ def _waiting_context(request, game, seat, error=None):
     }
 
 
-def _table_context(request, game, seat, error=None, *, partial=False):
-    """The table: a game in play or over."""
+def _table_context(request, game, seat, error=None, *, partial=False, hand_shown=None):
+    """The table: a game in play or over; with `hand_shown` (the mark of the hand the page
+    holds), only its parts (selectors.table.table)."""
     context = {"game": game, "me": seat, "error": error, "poll_seconds": TABLE_POLL_SECONDS}
-    context.update(table.table(game, seat))
+    parts = hand_shown is not None
+    context.update(table.table(game, seat, parts=parts, hand_shown=hand_shown or ""))
     context["chat_version"] = viewer.chat_version(game, seat)
     # A partial answer (a move's, a poll's) leaves out the chat the page holds (its `c`).
-    held = _count(request.POST.get("c", request.GET.get("c"))) if partial else None
+    held = _count(_sent(request).get("c")) if partial else None
     if held != context["chat_version"]:
         context["chat"] = chat.chat(game, seat, request.user)
         context["chat_news"] = chat.news(context["chat"], seat)
@@ -157,14 +159,47 @@ def _table_context(request, game, seat, error=None, *, partial=False):
     return context
 
 
+def _sent(request):
+    """What the page sent with its request: a form's fields, or a poll's query."""
+    return request.POST if request.method == "POST" else request.GET
+
+
+def _hand_shown(request, game, error) -> str | None:
+    """The mark of the hand the page holds, when the answer may be the table's parts only: an
+    HTMX request of the table's, from a page showing this round of a game still in play, the
+    version it shows not ahead of the game's, and no refusal to show (it is the table's)."""
+    sent = _sent(request)
+    version = _count(sent.get("v"))
+    if not (request.htmx and request.htmx.target == "table" and error is None):
+        return None
+    if game.status != Game.Status.ACTIVE or version is None or version > game.version:
+        return None
+    if sent.get("r") != str(game.round_index):
+        return None
+    return sent.get("h", "")[:40]
+
+
+def _table_answer(request, game, seat, *, status=200, error=None):
+    """A move's or a poll's answer: the parts of the table that changed (swapped in place,
+    out of band: table.html#parts), or the whole table when the page is out of step."""
+    shown = _hand_shown(request, game, error)
+    context = _table_context(request, game, seat, error, partial=True, hand_shown=shown)
+    if shown is None:
+        return render(request, "games/table.html#answer", context, status=status)
+    response = render(request, "games/table.html#parts", context, status=status)
+    response["HX-Reswap"] = "none"  # the parts swap themselves; the table stays
+    return response
+
+
 def render_game(request, game, seat, *, status=200, error=None):
     if game.status not in AT_TABLE:
         context = _waiting_context(request, game, seat, error)
         return render(request, "games/waiting.html", context, status=status)
-    partial = bool(request.htmx)
-    context = _table_context(request, game, seat, error, partial=partial)
-    template = "games/table.html#answer" if partial else "games/table.html"
-    response = render(request, template, context, status=status)
+    if request.htmx:
+        response = _table_answer(request, game, seat, status=status, error=error)
+    else:
+        context = _table_context(request, game, seat, error)
+        response = render(request, "games/table.html", context, status=status)
     if seat is not None and game.status == Game.Status.ACTIVE and status == 200:
         services.seat_mark_seen(seat=seat, version=game.version, chat=game.chat_count)
     return response
@@ -200,8 +235,7 @@ def game_table(request, game_id):
         return HttpResponse(status=204)
     if seat is not None and game.status == Game.Status.ACTIVE:
         seat_record_presence(seat=seat)
-    context = _table_context(request, game, seat, partial=True)
-    return render(request, "games/table.html#answer", context)
+    return _table_answer(request, game, seat)
 
 
 def _waiting_poll(request, game, seat):

@@ -20,7 +20,8 @@ document.addEventListener("visibilitychange", () => {
 
 // The table hears of its game's changes as they happen: a stream of server-sent events
 // (/games/N/events/, open while the page is visible) says "changed", and the table then asks as
-// its poll would. While the stream is open the timed poll runs once a minute only, a fallback;
+// its poll would, sending the marks of what it holds (#table-marks): the answer is the parts that
+// changed, swapped in place, or the whole table. While the stream is open the timed poll runs once a minute only, a fallback;
 // where there is no stream (the server answers 204, or the browser has none) it polls as before.
 (() => {
   const FALLBACK_MS = 60000;
@@ -93,6 +94,11 @@ document.addEventListener("visibilitychange", () => {
     if (busy && !event.detail.successful) settled(); // no swap will follow
   });
   document.addEventListener("htmx:afterSettle", () => {
+    // An answer in parts (table.html#parts) leaves the table's element in place: its version
+    // follows the marks the parts brought.
+    const t = table();
+    const marks = document.querySelector("#table-marks input[name=v]");
+    if (t && marks) t.dataset.version = marks.value;
     if (busy) settled();
     if (!table()?.dataset.events) close();
     else open(); // the game ended: no more

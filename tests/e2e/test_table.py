@@ -199,9 +199,7 @@ def test_the_chat_updates_without_breaking_the_content_security_policy(player):
     # Bob's table polls on with the chat version it last saw; until its poll has caught up with
     # his own message (the chat then comes with it), that answer could land after the mute's
     # and show the chat as it was before it.
-    bob_page.wait_for_function(
-        "() => document.querySelector('#table').getAttribute('hx-get').endsWith('c=2')"
-    )
+    bob_page.locator("#table-marks input[name=c][value='2']").wait_for(state="attached")
     first = bob_page.locator("#chat .chat-line", has_text="Good luck")
     first.get_by_role("button", name="Mute").click()
     bob_page.locator("#chat .chat-muted").wait_for()

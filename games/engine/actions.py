@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import Card
 from .errors import RuleError, gettext_noop
@@ -18,7 +18,7 @@ class Draw:
     seat: int
     source: Literal["stock", "discard"]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "draw", "seat": self.seat, "source": self.source}
 
 
@@ -27,7 +27,7 @@ class Discard:
     seat: int
     card: Card
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "discard", "seat": self.seat, "card": token_of(self.card)}
 
 
@@ -36,14 +36,14 @@ class GoOut:
     seat: int
     card: Card
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "go_out", "seat": self.seat, "card": token_of(self.card)}
 
 
 Action = Draw | Discard | GoOut
 
 
-def action_from_dict(data: Mapping) -> Action:
+def action_from_dict(data: Mapping[str, Any]) -> Action:
     """The inverse of `action.to_dict()`; junk raises RuleError."""
     try:
         kind, seat = data["type"], data["seat"]

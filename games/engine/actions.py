@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from .cards import Card
 from .errors import RuleError, gettext_noop
@@ -16,7 +16,9 @@ SOURCES = ("stock", "discard")
 @dataclass(frozen=True, slots=True)
 class Draw:
     seat: int
-    source: Literal["stock", "discard"]
+    # "stock" or "discard": a player's request may name anything, which the state refuses
+    # (GameState._check) with the rule a player can read.
+    source: str
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": "draw", "seat": self.seat, "source": self.source}

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypedDict
+
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 
 from ..models import Follow, Game, Invitation, Seat
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' own: a dev dependency
 
 
 def host_follows(user: User) -> Exists:
@@ -25,7 +30,13 @@ def listed_for(user: User) -> Q:
     )
 
 
-def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
+class HostFollows(TypedDict):
+    host_follows_viewer: bool
+
+
+def game_for_viewer(
+    game_id: int, user: User
+) -> tuple[WithAnnotations[Game, HostFollows] | None, Seat | None]:
     """The game with its host, and its seats with their players and ratings in seat order
     (`game.seats.all()` for the pages' selectors, read once), the viewer's among them: two
     queries."""
@@ -45,7 +56,7 @@ def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
     return game, seat
 
 
-def game_as_left(result, user: User) -> tuple[Game, Seat] | None:
+def game_as_left(result: object, user: User) -> tuple[Game, Seat] | None:
     """The game and the player's seat as a move left them (read with its seats under the
     move's lock, services.move_play): what answers the move, the page's table or the API's view,
     needs no second look. None for anything else (and for a move that ended the game: its page
@@ -89,7 +100,9 @@ def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> 
         seat is not None
         or game.is_public
         or invite_code == game.invite_code
-        or (game.friends_only and game.host_follows_viewer)
+        # Annotated on a game read without the viewer's seat (game_for_viewer, game_for_poll),
+        # which the stubs cannot follow into this function.
+        or (game.friends_only and game.host_follows_viewer)  # type: ignore[attr-defined]
     )
 
 

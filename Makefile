@@ -91,14 +91,15 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund --silent
 	touch $@
 
-# Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), the
-# templates (djlint, [tool.djlint]), then static/'s CSS and JavaScript (Biome, biome.json: its
-# recommended rules, warnings failing too, but the cascade's order, which the stylesheet keeps by
-# component).
+# Ruff, the layers (the import contracts under [tool.importlinter] in pyproject.toml), the types
+# of the engine, services and selectors (mypy --strict, [tool.mypy]), the templates (djlint,
+# [tool.djlint]), then static/'s CSS and JavaScript (Biome, biome.json: its recommended rules,
+# warnings failing too, but the cascade's order, which the stylesheet keeps by component).
 lint: $(STAMP) node_modules/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports --no-logo
+	$(VENV)/bin/mypy
 	$(VENV)/bin/djlint templates --lint
 	$(BIOME) ci static --error-on-warnings --colors=off
 

@@ -7,7 +7,8 @@ writes live in deadlines/, the mail outbox's in notifications/, invitations in i
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -27,6 +28,7 @@ from .engine import (
     Draw,
     GameState,
     GoOut,
+    MoveRecord,
     RuleError,
     Rules,
     get_bot,
@@ -369,7 +371,7 @@ def move_go_out(*, game_id: int, user: User, version: int | None, card: str) -> 
     )
 
 
-def _card_tokens(tokens) -> list[str]:
+def _card_tokens(tokens: Iterable[object]) -> list[str]:
     """The cards named among `tokens`, as tokens; junk (a NUL byte, say) is dropped."""
     found = []
     for token in tokens:
@@ -396,6 +398,7 @@ def bot_play_turn(*, game_id: int, version: int) -> bool:
     game = Game.objects.filter(pk=game_id).first()
     if game is None or game.status != Game.Status.ACTIVE or game.version != version:
         return False
+    assert game.to_move_seat is not None and game.state is not None, "a game in play"
     seat = game.seats.select_related("user__preferences").get(index=game.to_move_seat)
     kind = bot_kind_of(seat)
     if kind is None:
@@ -411,6 +414,7 @@ def _bot_apply(*, game_id: int, version: int, seat_index: int, action: Action) -
     game = lock_game(game_id, seats=True)
     if game.status != Game.Status.ACTIVE or game.version != version:
         return False  # a person moved meanwhile (back from autopilot), or the task ran twice
+    assert game.to_move_seat is not None, "a game in play has a seat to move"
     seat = seat_at(game, game.to_move_seat)
     if seat.index != seat_index or bot_kind_of(seat) is None:
         return False
@@ -426,14 +430,16 @@ def _apply(
     *,
     by_bot: bool,
     state: GameState | None = None,
-):
+) -> MoveRecord:
     if game.status == Game.Status.OPEN:
         raise GameError(_("This game has not started yet."), status=409)
     if game.status != Game.Status.ACTIVE:
         raise GameError(_("This game is over."), status=409)
     if version is not None and version != game.version:
         raise StaleVersion(_("The game has moved on since you looked: here is the table now."))
-    state = state or GameState.from_dict(game.state)
+    if state is None:
+        assert game.state is not None, "a game in play has a state"
+        state = GameState.from_dict(game.state)
     before_to_move = state.to_move
     try:
         record = state.apply(action)
@@ -467,7 +473,7 @@ def _apply(
     return record
 
 
-def _store_state(game: Game, state: GameState, *, now, turn_changed: bool) -> None:
+def _store_state(game: Game, state: GameState, *, now: datetime, turn_changed: bool) -> None:
     game.state = state.to_dict()
     game.version = state.action_count
     game.to_move_seat = state.to_move
@@ -486,7 +492,7 @@ def _record_round(game: Game, state: GameState) -> None:
 
 
 def game_finish(
-    *, game: Game, state: GameState, now, reason: str, ended_by: User | None = None
+    *, game: Game, state: GameState, now: datetime, reason: str, ended_by: User | None = None
 ) -> None:
     """End the game: the row's status (and why) is the one fact every page, poll, mail and task
     reads; an early end (resignation, drop) leaves the engine's state mid-round. The ratings change
@@ -548,6 +554,7 @@ def game_play_on(*, game: Game, end_now: bool, ended_by: User | None = None) -> 
     caller's transaction with the game locked: the game ends at once, ranked by the totals so
     far, when `end_now`; else a bot plays the seat on. Either way the next turn's work is queued."""
     if end_now:
+        assert game.state is not None, "a game in play has a state"
         state = GameState.from_dict(game.state)
         game_finish(
             game=game,
@@ -580,7 +587,9 @@ def seat_set_hand_order(
 def seat_mark_seen(*, seat: Seat, version: int, chat: int | None = None) -> None:
     """The player saw the table at `version`, and the chat's first `chat` messages, and is at
     the table now (presence): one write at most, which need not wait for the disk."""
-    seen = {"seen_version": version} if seat.seen_version != version else {}
+    seen: dict[str, int | datetime] = (
+        {"seen_version": version} if seat.seen_version != version else {}
+    )
     if chat is not None and seat.seen_chat != chat:
         seen["seen_chat"] = chat
     now = timezone.now()

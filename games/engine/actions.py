@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any
 
 from .cards import Card
 from .errors import RuleError, gettext_noop
@@ -16,9 +16,11 @@ SOURCES = ("stock", "discard")
 @dataclass(frozen=True, slots=True)
 class Draw:
     seat: int
-    source: Literal["stock", "discard"]
+    # "stock" or "discard": a player's request may name anything, which the state refuses
+    # (GameState._check) with the rule a player can read.
+    source: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "draw", "seat": self.seat, "source": self.source}
 
 
@@ -27,7 +29,7 @@ class Discard:
     seat: int
     card: Card
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "discard", "seat": self.seat, "card": token_of(self.card)}
 
 
@@ -36,14 +38,14 @@ class GoOut:
     seat: int
     card: Card
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"type": "go_out", "seat": self.seat, "card": token_of(self.card)}
 
 
 Action = Draw | Discard | GoOut
 
 
-def action_from_dict(data: Mapping) -> Action:
+def action_from_dict(data: Mapping[str, Any]) -> Action:
     """The inverse of `action.to_dict()`; junk raises RuleError."""
     try:
         kind, seat = data["type"], data["seat"]

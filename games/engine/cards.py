@@ -19,7 +19,7 @@ class Card:
     suit: str
     copy: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.suit == JOKER_SUIT:
             if self.rank != JOKER_RANK:
                 raise ValueError("a joker has no rank")

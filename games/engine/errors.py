@@ -14,7 +14,7 @@ class RuleError(Exception):
     """An action the rules forbid; the message is for the player and names the rule.
     `template` is the untranslated message with %(name)s places, `params` fill them."""
 
-    def __init__(self, template: str, **params):
+    def __init__(self, template: str, **params: object) -> None:
         self.template = template
         self.params = params
         super().__init__(template % params if params else template)

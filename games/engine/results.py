@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from .cards import Card
 from .tokens import cards_of, melds_from_json, melds_to_json, token_of, tokens_of
@@ -19,11 +19,11 @@ class Layoff:
     meld: int
     cards: tuple[Card, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "meld": self.meld, "cards": tokens_of(self.cards)}
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> Layoff:
+    def from_dict(cls, data: Mapping[str, Any]) -> Layoff:
         return cls(data["seat"], data["meld"], tuple(cards_of(data["cards"])))
 
 
@@ -37,7 +37,7 @@ class SeatResult:
     layoffs: tuple[Layoff, ...]
     hand: tuple[Card, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "penalty": self.penalty,
             "melds": melds_to_json(self.melds),
@@ -47,7 +47,7 @@ class SeatResult:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> SeatResult:
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatResult:
         return cls(
             penalty=data["penalty"],
             melds=melds_from_json(data["melds"]),
@@ -65,16 +65,17 @@ class RoundResult:
     went_out: int | None  # None: the round hit the turn limit
     multiplier: int
     seats: tuple[SeatResult, ...]
-    _json: dict | None = field(default=None, init=False, repr=False, compare=False)
+    _json: dict[str, Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def penalties(self) -> list[int]:
         return [seat.penalty for seat in self.seats]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready. Computed once and shared (every view and snapshot carries the finished
         rounds): treat it as read-only."""
-        if self._json is None:
+        data = self._json
+        if data is None:
             data = {
                 "round_index": self.round_index,
                 "hand_size": self.hand_size,
@@ -84,10 +85,10 @@ class RoundResult:
                 "seats": [seat.to_dict() for seat in self.seats],
             }
             object.__setattr__(self, "_json", data)
-        return self._json
+        return data
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> RoundResult:
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundResult:
         return cls(
             round_index=data["round_index"],
             hand_size=data["hand_size"],
@@ -112,11 +113,11 @@ class MoveRecord:
     round_ended: bool = False
     game_over: bool = False
 
-    def public_for(self, viewer_seat: int | None) -> dict:
+    def public_for(self, viewer_seat: int | None) -> dict[str, Any]:
         """The record as `viewer_seat` may see it: a stock draw's card only for the drawer."""
         return redact_record(self.to_dict(), viewer_seat)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything, the drawn card included: for the mover or for storage, never for others."""
         return {
             "seat": self.seat,
@@ -133,7 +134,7 @@ class MoveRecord:
         }
 
 
-def redact_record(record: Mapping, viewer_seat: int | None) -> dict:
+def redact_record(record: Mapping[str, Any], viewer_seat: int | None) -> dict[str, Any]:
     """A stored record (MoveRecord.to_dict) as `viewer_seat` may see it."""
     hidden = record["type"] == "draw" and record["source"] == "stock"
     if hidden and viewer_seat != record["seat"]:

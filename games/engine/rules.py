@@ -3,7 +3,9 @@ from them (decks, rounds, wilds, card penalties)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 from .cards import Card
 
@@ -30,18 +32,18 @@ class Rules:
     redemption: bool = False
     turn_limit: int = 100  # turns per player after which a round ends as it stands
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.rounds not in ROUND_SCHEDULES:
             raise ValueError(f"unknown round schedule {self.rounds!r}")
         if self.max_wilds_per_meld is not None and self.max_wilds_per_meld < 1:
             raise ValueError("max_wilds_per_meld must be at least 1")
 
     # -- serialization ---------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict) -> Rules:
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in names})
 

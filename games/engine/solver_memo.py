@@ -14,11 +14,11 @@ from .rules import Rules
 # the C-level tuples of their fields instead, which took a remembered answer from 40 to 9 us
 # (bots' searches ask for the same hands again and again).
 CARD_KEY = attrgetter("rank", "suit", "copy")
-_OPTIONS: dict[tuple, dict[Card, int]] = {}
+_OPTIONS: dict[tuple[object, ...], dict[Card, int]] = {}
 _OPTIONS_LIMIT = 65536
 
 
-def hand_key(hand: Iterable[Card]) -> tuple:
+def hand_key(hand: Iterable[Card]) -> tuple[tuple[int, str, int], ...]:
     """A hashable key for the multiset of cards `hand` (order ignored), cheap to build."""
     return tuple(sorted(map(CARD_KEY, hand)))
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .actions import Action, Discard, Draw, GoOut, action_from_dict
 from .cards import Card, make_deck, shuffled
@@ -89,7 +90,7 @@ class GameState:
 
     @classmethod
     def replay(
-        cls, rules: Rules, players: int, seed: str, actions: Iterable[Action | Mapping]
+        cls, rules: Rules, players: int, seed: str, actions: Iterable[Action | Mapping[str, Any]]
     ) -> GameState:
         """The game after `actions` (Action objects, or their `to_dict()` form)."""
         state = cls.new(rules, players, seed)
@@ -142,6 +143,13 @@ class GameState:
     def is_over(self) -> bool:
         return self.phase == PHASE_GAME_OVER
 
+    def _seat_in_play(self) -> int:
+        """The seat to move while a round is in play (to_move is None only once the game is
+        over, when nothing asks for it)."""
+        seat = self.to_move
+        assert seat is not None, "no seat to move once the game is over"
+        return seat
+
     def _barred_face(self) -> tuple[int, str] | None:
         """The face (rank, suit) the seat to move may not discard this turn: that of the card it
         took from the discard pile, unless its whole hand has that face."""
@@ -149,7 +157,7 @@ class GameState:
         if taken is None:
             return None
         face = (taken.rank, taken.suit)
-        if all((card.rank, card.suit) == face for card in self.hands[self.to_move]):
+        if all((card.rank, card.suit) == face for card in self.hands[self._seat_in_play()]):
             return None
         return face
 
@@ -166,8 +174,8 @@ class GameState:
     # -- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The actions of the seat to move (none once the game is over)."""
-        seat = self.to_move
         if self.phase == PHASE_DRAW:
+            seat = self._seat_in_play()
             actions: list[Action] = []
             if self._can_draw_from_stock():
                 actions.append(Draw(seat, "stock"))
@@ -175,6 +183,7 @@ class GameState:
                 actions.append(Draw(seat, "discard"))
             return actions
         if self.phase == PHASE_DISCARD:
+            seat = self._seat_in_play()
             hand = self.hands[seat]
             actions = [Discard(seat, card) for card in hand if not self._is_thrown_back(card)]
             if not self.last_turns:
@@ -361,11 +370,12 @@ class GameState:
     def _end_round(self) -> None:
         seats = []
         for seat in range(self.players):
+            pending = self.pending_results[seat]
             if seat == self.went_out:
                 melds = tuple(tuple(meld) for meld in self._own_melds(seat))
                 seats.append(SeatResult(0, melds, (), (), tuple(self.hands[seat])))
-            elif self.pending_results[seat] is not None:
-                seats.append(self.pending_results[seat])
+            elif pending is not None:
+                seats.append(pending)
             else:
                 seats.append(self._seat_result(seat))
         result = RoundResult(
@@ -433,7 +443,7 @@ class GameState:
         )
 
     # -- serialization -----------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "format": STATE_FORMAT,
             "rules": self.rules.to_dict(),
@@ -464,7 +474,7 @@ class GameState:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping) -> GameState:
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
         if data.get("format") != STATE_FORMAT:
             raise ValueError(f"unknown game state format {data.get('format')!r}")
         state = cls(Rules.from_dict(data["rules"]), data["players"], data["seed"], 0)
@@ -491,10 +501,9 @@ class GameState:
         state.pile_events = pile_events_from_json(data.get("pile_events", ()))  # older: none
         return state
 
+    # Mutable, so unhashable: defining __eq__ without __hash__ sets __hash__ to None.
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.to_dict() == other.to_dict()
-
-    __hash__ = None  # mutable
 
     def __repr__(self) -> str:
         return (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action
 from .cards import Card
@@ -57,7 +58,7 @@ class PlayerView:
     def my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.to_move
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
             "rules": self.rules.to_dict(),
@@ -89,9 +90,9 @@ class PlayerView:
         }
 
 
-def pile_events_to_json(events: Iterable[PileEvent]) -> list[list]:
+def pile_events_to_json(events: Iterable[PileEvent]) -> list[list[Any]]:
     return [[seat, kind, token_of(card)] for seat, kind, card in events]
 
 
-def pile_events_from_json(data: Iterable[Sequence]) -> list[PileEvent]:
+def pile_events_from_json(data: Iterable[Sequence[Any]]) -> list[PileEvent]:
     return [(seat, kind, card_of(token)) for seat, kind, token in data]

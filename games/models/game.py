@@ -94,6 +94,9 @@ class Game(models.Model):
     # order, players and their settings included, so that a write reads them from there
     # (locking.seat_at, guards.seat_of) and its answer needs no second look (viewer.game_as_left).
     seats_loaded: bool = False
+    # Not a column either: set on the games selectors.friends.friends returns, for its page
+    # (declared for the type checker; a game read otherwise has none).
+    mine: bool
 
     class Meta:
         constraints = [

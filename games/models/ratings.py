@@ -22,6 +22,10 @@ class Rating(models.Model):
     sigma = models.FloatField()
     ordinal = models.FloatField(db_index=True)
     games = models.PositiveIntegerField(default=0, help_text="Rated games played.")
+    # Not columns: the leaderboard's rows (selectors.ratings.leaderboard) carry these for its
+    # page (declared for the type checker; a rating read otherwise has none).
+    place: int | None
+    display: int
 
     class Meta:
         indexes = [models.Index(fields=["-ordinal", "user"], name="rating_leaderboard")]
@@ -49,6 +53,10 @@ class RatingChange(models.Model):
     ordinal_after = models.FloatField()
     # The game's finished_at, copied: a player's history is read from these rows alone.
     finished_at = models.DateTimeField()
+    # Not columns: a player's rating history (selectors.ratings.player_profile) carries these
+    # for its page (declared for the type checker; a change read otherwise has none).
+    display: int
+    delta: int
 
     class Meta:
         ordering = ["finished_at", "game"]

@@ -4,7 +4,9 @@ however long the chat."""
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from typing import Any, TypedDict
+
+from django.db.models import Exists, OuterRef, QuerySet
 
 from accounts.models import User
 
@@ -14,12 +16,16 @@ from .viewer import can_chat
 TABLE_CHAT_MESSAGES = 20  # the table shows the latest; the chat page shows them all
 
 
-def muted_by(user: User):
+class Muted(TypedDict):
+    muted: int
+
+
+def muted_by(user: User) -> QuerySet[Mute, Muted]:
     """The players `user` muted, as a subquery."""
     return Mute.objects.filter(muter=user).values("muted")
 
 
-def _readable(game: Game, user: User):
+def _readable(game: Game, user: User) -> QuerySet[ChatMessage]:
     messages = ChatMessage.objects.filter(game=game)
     if user.is_authenticated:
         messages = messages.exclude(author__in=muted_by(user))
@@ -28,7 +34,7 @@ def _readable(game: Game, user: User):
     )
 
 
-def _line(message: ChatMessage, user: User) -> dict:
+def _line(message: ChatMessage, user: User) -> dict[str, Any]:
     return {
         "message": message,
         "name": message.author.name,
@@ -36,7 +42,9 @@ def _line(message: ChatMessage, user: User) -> dict:
     }
 
 
-def chat(game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE_CHAT_MESSAGES):
+def chat(
+    game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE_CHAT_MESSAGES
+) -> dict[str, Any] | None:
     """The chat as the viewer sees it, or None when they may not read it: the latest `limit`
     messages (all with None), oldest first, whether there are earlier ones, and the players the
     viewer muted (to show them again). Two queries."""
@@ -67,7 +75,7 @@ def chat(game: Game, seat: Seat | None, user: User, *, limit: int | None = TABLE
     }
 
 
-def news(chat_view: dict | None, seat: Seat | None) -> list[dict]:
+def news(chat_view: dict[str, Any] | None, seat: Seat | None) -> list[dict[str, Any]]:
     """The messages of the table's chat the player has not seen (the others' only), for the
     table's "since your last visit"."""
     if chat_view is None or seat is None:
@@ -79,7 +87,7 @@ def news(chat_view: dict | None, seat: Seat | None) -> list[dict]:
     ]
 
 
-def has_news(user: User):
+def has_news(user: User) -> Exists:
     """For a query of the player's seats: whether a message they have not seen waits in the
     seat's game (from another player they did not mute)."""
     return Exists(
@@ -89,7 +97,7 @@ def has_news(user: User):
     )
 
 
-def replay_chat(game: Game, seat: Seat | None, user: User, step: int) -> dict | None:
+def replay_chat(game: Game, seat: Seat | None, user: User, step: int) -> dict[str, Any] | None:
     """The chat as it stood after `step` moves of the replay: the messages written by then,
     those written at this very step marked."""
     if not can_chat(game, seat):

@@ -2,13 +2,14 @@
 round (both None for any other game), in one query."""
 
 from contextlib import suppress
+from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 
-from ..models import Game
+from ..models import Division, Game, TournamentTable
 
 
-def game_competition(game_id: int) -> dict:
+def game_competition(game_id: int) -> dict[str, Any]:
     """{"league_division": Division | None, "tournament_table": TournamentTable | None}, each
     with what its line names (the season and league; the round and tournament)."""
     game = (
@@ -26,7 +27,10 @@ def game_competition(game_id: int) -> dict:
         )
         .first()
     )
-    found = {"league_division": None, "tournament_table": None}
+    found: dict[str, Division | TournamentTable | None] = {
+        "league_division": None,
+        "tournament_table": None,
+    }
     if game is None:
         return found
     with suppress(ObjectDoesNotExist):

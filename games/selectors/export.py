@@ -6,6 +6,9 @@ card, a card the player drew from the stock included: they held it."""
 
 from __future__ import annotations
 
+from datetime import date
+from typing import Any
+
 from django.db.models import F, Prefetch, Q
 
 from accounts.models import PushSubscription, User, Vacation
@@ -28,11 +31,11 @@ ACCOUNT_FIELDS = (
 )
 
 
-def _when(value):
+def _when(value: date | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def _game(seat: Seat) -> dict:
+def _game(seat: Seat) -> dict[str, Any]:
     game = seat.game
     return {
         "id": game.pk,
@@ -56,7 +59,7 @@ def _game(seat: Seat) -> dict:
     }
 
 
-def _own_moves(user: User) -> list[dict]:
+def _own_moves(user: User) -> list[dict[str, Any]]:
     """The moves the player made at their seats; not a bot's or the autopilot's for them."""
     moves = Move.objects.filter(
         game__seats__user=user, game__seats__index=F("seat"), by_bot=False
@@ -75,7 +78,7 @@ def _own_moves(user: User) -> list[dict]:
     ]
 
 
-def player_data(user: User) -> dict:
+def player_data(user: User) -> dict[str, Any]:
     preferences = preferences_of(user)
     seats = (
         Seat.objects.filter(user=user)

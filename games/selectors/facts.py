@@ -4,6 +4,8 @@ may not see: the facts are the view of no seat (never a hand), the seat's view h
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -15,20 +17,20 @@ from ..ratings import rating_of
 from .viewer import chat_version
 
 
-def player_facts(user: User) -> dict:
+def player_facts(user: User) -> dict[str, Any]:
     shown = rating_of(user)
     return {
         "id": user.pk,
         "username": user.username,
         "name": user.name,
         "is_bot": user.is_bot,
-        "owner": user.owner.username if user.owner_id else None,
+        "owner": user.owner.username if user.owner is not None else None,
         "rating": shown.value,
         "provisional": shown.provisional,
     }
 
 
-def game_facts(game: Game, seat: Seat | None) -> dict:
+def game_facts(game: Game, seat: Seat | None) -> dict[str, Any]:
     """What anyone at the table sees (the game as viewer.game_for_viewer reads it): seats, cards
     held, melds shown, scores, whose move."""
     public = GameState.from_dict(game.state).view(None) if game.state else None
@@ -68,7 +70,7 @@ def game_facts(game: Game, seat: Seat | None) -> dict:
     }
 
 
-def seat_view(game: Game, seat: Seat | None) -> dict:
+def seat_view(game: Game, seat: Seat | None) -> dict[str, Any]:
     """The table as `seat` sees it (a spectator's has no hand), with the moves it may make now;
     GameError 409 before the game has started."""
     if not game.state:

@@ -5,8 +5,9 @@ facts only: whose turn it is anywhere, or an unlisted game, never shows."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from django.db.models import Count, Exists, F, OuterRef, Value
+from django.db.models import Count, Exists, F, OuterRef, QuerySet, Value
 from django.db.models.functions import Coalesce, Lower, NullIf
 
 from accounts.models import User
@@ -14,10 +15,18 @@ from accounts.models import User
 from ..models import Follow, Game, Seat
 from .viewer import listed_for
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' own: a dev dependency
+
 WAITING_GAMES_SHOWN = 100
 
 
-def with_follows(users, viewer: User):
+class Follows(TypedDict):
+    followed: bool
+    follows_me: bool
+
+
+def with_follows(users: QuerySet[User], viewer: User) -> QuerySet[WithAnnotations[User, Follows]]:
     """Users annotated with `followed` (the viewer follows them) and `follows_me` (they follow the
     viewer), in the same query."""
     viewer_id = viewer.pk if viewer.is_authenticated else None
@@ -27,7 +36,7 @@ def with_follows(users, viewer: User):
     )
 
 
-def friends(user: User) -> list[dict]:
+def friends(user: User) -> list[dict[str, Any]]:
     """The people `user` follows, by name, each with whether they follow back and the open games
     with a free seat they sit at that `user` could find in the lobby; three queries in all."""
     people = list(

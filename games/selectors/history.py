@@ -3,6 +3,8 @@ rebuilt from its seed and moves."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.utils.translation import gettext as _
 
 from ..engine import GameState, Rules, action_from_dict
@@ -18,7 +20,7 @@ from ..presentation import (
 )
 
 
-def history(game: Game, seat: Seat | None) -> list[dict]:
+def history(game: Game, seat: Seat | None) -> list[dict[str, Any]]:
     """Every move, as the viewer may see it; all cards once the game is over. The game as
     viewer.game_for_viewer reads it (its seats with their players)."""
     names = [s.user.name for s in game.seats.all()]
@@ -62,7 +64,7 @@ def _end_words(game: Game) -> str:
     return _("The game ended: %(who)s resigned.") % {"who": ", ".join(quitters)}
 
 
-def replay_step(game: Game, step: int) -> dict:
+def replay_step(game: Game, step: int) -> dict[str, Any]:
     """The whole table after `step` moves, every hand shown: for finished games only. The game
     as viewer.game_for_viewer reads it."""
     total = game.version

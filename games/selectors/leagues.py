@@ -10,6 +10,7 @@ member who forfeited ranks below every member still playing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Case, Count, IntegerField, OuterRef, QuerySet, Subquery, When
@@ -33,7 +34,7 @@ class StandingRow:
     def user(self) -> User:
         return self.entry.user
 
-    def sort_key(self) -> tuple:
+    def sort_key(self) -> tuple[Any, ...]:
         return (
             self.entry.status == LeagueEntry.Status.FORFEITED,
             -self.half_points,
@@ -50,7 +51,7 @@ class FixtureRow:
     names: list[str]
     absent: list[str]
     done: bool
-    results: list[dict] = field(default_factory=list)  # name, rank, total, half_points
+    results: list[dict[str, Any]] = field(default_factory=list)  # name, rank, total, half_points
 
 
 def fixture_done(fixture: LeagueFixture, game_status: str | None) -> bool:
@@ -72,7 +73,9 @@ def _fixture_ranks(fixture: LeagueFixture, seats: list[Seat]) -> dict[int, int]:
     return ranks
 
 
-def division_fixtures(division: Division) -> tuple[list[LeagueFixture], dict[int, list[Seat]]]:
+def division_fixtures(
+    division: Division,
+) -> tuple[list[LeagueFixture], dict[int | None, list[Seat]]]:
     """The division's fixtures, wave by wave, with their games' statuses, and the seats of its
     games (two queries)."""
     fixtures = list(
@@ -81,7 +84,7 @@ def division_fixtures(division: Division) -> tuple[list[LeagueFixture], dict[int
         .only("division_id", "wave", "players", "absent", "game__status", "game__seat_count")
         .order_by("wave", "pk")
     )
-    seats: dict[int, list[Seat]] = {}
+    seats: dict[int | None, list[Seat]] = {}  # looked up by a fixture's game_id (or None)
     for seat in Seat.objects.filter(game__league_fixture__division=division).only(
         "game_id", "user_id", "index", "final_rank", "final_total"
     ):
@@ -96,7 +99,7 @@ def division_standings(division: Division) -> list[StandingRow]:
     fixtures, seats = division_fixtures(division)
     for fixture in fixtures:
         game_seats = seats.get(fixture.game_id, [])
-        game_status = fixture.game.status if fixture.game_id else None
+        game_status = fixture.game.status if fixture.game is not None else None
         if not fixture_done(fixture, game_status):
             continue
         ranks = _fixture_ranks(fixture, game_seats)
@@ -124,7 +127,7 @@ def division_games(division: Division) -> list[FixtureRow]:
     rows = []
     for fixture in fixtures:
         game_seats = seats.get(fixture.game_id, [])
-        game_status = fixture.game.status if fixture.game_id else None
+        game_status = fixture.game.status if fixture.game is not None else None
         done = fixture_done(fixture, game_status)
         row = FixtureRow(
             fixture=fixture,
@@ -155,7 +158,7 @@ def division_games(division: Division) -> list[FixtureRow]:
 LEAGUES_PER_PAGE = 50
 
 
-def leagues_page(page: str | None = None) -> Page:
+def leagues_page(page: str | None = None) -> Page[League]:
     """One page of leagues_list (a count and a page, two queries)."""
     return Paginator(leagues_list(), LEAGUES_PER_PAGE).get_page(page)
 

@@ -4,9 +4,11 @@ player. Rows read columns, never a game's state (convention 16), in a fixed numb
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.core.paginator import Paginator
-from django.db.models import Count, F, Sum, Window
+from django.db.models import Count, F, QuerySet, Sum, Window
 
 from accounts.models import User
 from accounts.selectors import verified_email
@@ -15,6 +17,9 @@ from ..engine import Rules
 from ..models import Game, Invitation, RoundScore, Seat
 from .chat import has_news
 from .viewer import listed_for
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' own: a dev dependency
 
 FINISHED_PER_PAGE = 20
 # What a dashboard row reads: columns only, never the state (convention 16).
@@ -27,7 +32,11 @@ _ROW_SEAT_FIELDS = (
 )  # fmt: skip
 
 
-def _my_seats(user: User):
+class ChatNews(TypedDict):
+    chat_news: bool
+
+
+def _my_seats(user: User) -> QuerySet[WithAnnotations[Seat, ChatNews]]:
     return (
         Seat.objects.filter(user=user)
         .select_related("game")
@@ -36,7 +45,7 @@ def _my_seats(user: User):
     )
 
 
-def dashboard(user: User, page: str | None = None) -> dict:
+def dashboard(user: User, page: str | None = None) -> dict[str, Any]:
     """The player's games in a fixed number of queries however many there are: the games under
     way and waiting to start, one page of finished games, the invitations waiting on an answer,
     the other players' names, and the scores so far (summed from the rounds played)."""
@@ -84,9 +93,9 @@ def dashboard(user: User, page: str | None = None) -> dict:
     }
 
 
-def _players_by_game(game_ids) -> dict[int, list[Seat]]:
+def _players_by_game(game_ids: Iterable[int]) -> dict[int, list[Seat]]:
     """Every seat of these games with its player's name, in one query."""
-    players = defaultdict(list)
+    players: defaultdict[int, list[Seat]] = defaultdict(list)
     seats = (
         Seat.objects.filter(game_id__in=game_ids)
         .select_related("user")
@@ -98,9 +107,9 @@ def _players_by_game(game_ids) -> dict[int, list[Seat]]:
     return players
 
 
-def _totals_by_game(game_ids) -> dict[int, dict[int, int]]:
+def _totals_by_game(game_ids: Iterable[int]) -> dict[int, dict[int, int]]:
     """Each seat's total so far, by game: the sum of its round penalties, in one query."""
-    totals = defaultdict(dict)
+    totals: defaultdict[int, dict[int, int]] = defaultdict(dict)
     rows = (
         RoundScore.objects.filter(game_id__in=game_ids)
         .values_list("game_id", "seat")
@@ -112,7 +121,9 @@ def _totals_by_game(game_ids) -> dict[int, dict[int, int]]:
     return totals
 
 
-def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict:
+def _row(
+    seat: WithAnnotations[Seat, ChatNews], players: list[Seat], totals: dict[int, int] | None
+) -> dict[str, Any]:
     game = seat.game
     if game.status == Game.Status.FINISHED:
         place, score = seat.final_rank, seat.final_total
@@ -141,7 +152,7 @@ def _row(seat: Seat, players: list[Seat], totals: dict[int, int] | None) -> dict
     }
 
 
-def invitations_sent(game: Game, seat: Seat | None) -> list[dict]:
+def invitations_sent(game: Game, seat: Seat | None) -> list[dict[str, Any]]:
     """For the host: each name they invited and its answer (nothing says whether a name is a
     player here until that player answers). Empty for anyone else. The game as
     viewer.game_for_viewer reads it."""
@@ -176,7 +187,7 @@ def lobby(user: User) -> list[Game]:
     return [g for g in games if len(g.seats.all()) < g.seat_count]
 
 
-def games_waiting_on(user):
+def games_waiting_on(user: User) -> QuerySet[Seat]:
     """The player's seats whose game waits on their move (through the index of seats not yet
     finished: as quick for a long history as for none)."""
     return Seat.objects.filter(
@@ -189,7 +200,7 @@ def games_waiting_on(user):
     )
 
 
-def next_game(user, *, besides: int | None = None) -> tuple[int | None, int]:
+def next_game(user: User, *, besides: int | None = None) -> tuple[int | None, int]:
     """The game most urgently waiting on the player's move, other than `besides` (the one they
     are at), and how many such games wait: (None, 0) when none. Earliest deadline first, then
     the games without one, the turn that began first first. One query (the count is a window

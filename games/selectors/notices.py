@@ -9,12 +9,13 @@ templates/games/notices.html (the `notice` partial)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol
+from typing import Any, Protocol
 
-from django.db.models import Count, Exists, Max, OuterRef, Q, Subquery
-from django.db.models.expressions import Expression
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import BaseExpression
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -48,10 +49,10 @@ class Notice:
 
 class Source(Protocol):
     def items(self, user: User, since: datetime) -> list[Notice]: ...
-    def count(self, user_id: int, since: datetime) -> Expression: ...
+    def count(self, user_id: int, since: datetime) -> BaseExpression: ...
 
 
-def _counted(rows, group: str) -> Subquery:
+def _counted(rows: QuerySet[Any], group: str) -> Subquery[Any]:
     """The number of `rows` (all of one player, grouped by `group`), as an expression."""
     return Subquery(rows.order_by().values(group).annotate(n=Count("pk")).values("n")[:1])
 
@@ -69,7 +70,7 @@ class OutboxSource:
         if kind not in (Notification.Kind.DIGEST, Notification.Kind.LEAGUE_SEASON)
     ]
 
-    def rows(self, user_id: int, since: datetime):
+    def rows(self, user_id: int, since: datetime) -> QuerySet[Notification]:
         mail = Notification.objects.filter(user_id=user_id, channel=Notification.Channel.MAIL)
         later = mail.filter(kind=OuterRef("kind"), game=OuterRef("game"), pk__gt=OuterRef("pk"))
         my_seat = Seat.objects.filter(game=OuterRef(OuterRef("game")), user_id=user_id)
@@ -104,7 +105,7 @@ class OutboxSource:
             for row in rows
         ]
 
-    def count(self, user_id: int, since: datetime) -> Expression:
+    def count(self, user_id: int, since: datetime) -> BaseExpression:
         return _counted(self.rows(user_id, since), "user")
 
 
@@ -113,12 +114,12 @@ class MovesSource:
     matters of them (the rounds that ended, who went out, whether it is the player's turn), not
     how many there were."""
 
-    def _others_moves(self, since: datetime):
+    def _others_moves(self, since: datetime) -> QuerySet[Move]:
         return Move.objects.filter(game=OuterRef("game"), created_at__gt=since).exclude(
             seat=OuterRef("index")
         )
 
-    def seats(self, user_id: int, since: datetime):
+    def seats(self, user_id: int, since: datetime) -> QuerySet[Seat]:
         # A game that ended before `since` has no move after it (its last move came first): only
         # the seats of games under way or ended since are looked into, through the seat's
         # (user, finished_at) index, however long the player's history.
@@ -149,11 +150,11 @@ class MovesSource:
             for seat in seats
         ]
 
-    def count(self, user_id: int, since: datetime) -> Expression:
+    def count(self, user_id: int, since: datetime) -> BaseExpression:
         return _counted(self.seats(user_id, since), "user")
 
 
-def _told(rounds: tuple[RoundOver, ...]) -> dict:
+def _told(rounds: tuple[RoundOver, ...]) -> dict[str, Any]:
     """Up to three rounds one by one; more as a span, then the last two (a player away for a
     whole game reads a line, not eleven sentences)."""
     if len(rounds) <= 3:
@@ -165,7 +166,7 @@ def _told(rounds: tuple[RoundOver, ...]) -> dict:
 USER_NAME_FIELDS = ("user__username", "user__display_name", "user__is_active")
 
 
-def rounds_over_since(seats: list[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:
+def rounds_over_since(seats: Sequence[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:
     """For each of these seats' games, the rounds that ended after `since`, in order, each with
     who went out (a round ends some turns after that), or nobody (at the turn limit): one query,
     every seat's score of those rounds, the one who went out first."""
@@ -205,7 +206,7 @@ def last_looked(user: User) -> datetime:
     return user.notices_seen_at or user.date_joined
 
 
-def notices(user: User, now: datetime | None = None) -> dict:
+def notices(user: User, now: datetime | None = None) -> dict[str, Any]:
     """The page: the notices since the last look (new) and the week before it, newest first."""
     now = now or timezone.now()
     seen = last_looked(user)

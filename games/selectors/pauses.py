@@ -3,6 +3,7 @@ deadline of a turn starting at a given moment."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.utils import timezone
@@ -35,7 +36,9 @@ def turn_deadline(*, game: Game, seat_index: int | None, start: datetime) -> dat
     return clock_end(start, time_per_move(game.time_per_move_days), pauses)
 
 
-def vacations_under_way(user_ids, now: datetime | None = None) -> dict[int, datetime]:
+def vacations_under_way(
+    user_ids: Iterable[int], now: datetime | None = None
+) -> dict[int, datetime]:
     """When the vacation under way of each of these players ends (those on one), in one query."""
     now = now or timezone.now()
     rows = Vacation.objects.filter(user_id__in=user_ids, starts_at__lte=now, ends_at__gt=now)

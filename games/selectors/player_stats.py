@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Sum
 
 from accounts.models import User
 
@@ -89,7 +89,13 @@ class FinishedGame(NamedTuple):
     final_total: int | None
 
 
-def _by_players(games: list[FinishedGame]) -> list[dict]:
+def _final_total(game: FinishedGame) -> int:
+    """A game's final total, for one known to have it."""
+    assert game.final_total is not None
+    return game.final_total
+
+
+def _by_players(games: list[FinishedGame]) -> list[dict[str, Any]]:
     groups: dict[int | None, list[FinishedGame]] = defaultdict(list)
     for game in games:
         groups[game.players].append(game)
@@ -109,7 +115,7 @@ def _mean(values: list[int | None]) -> float | None:
     return sum(known) / len(known) if known else None
 
 
-def player_stats(user: User) -> dict:
+def player_stats(user: User) -> dict[str, Any]:
     """Everything the player page shows besides the rating: four or five queries. A long
     history is read as index entries: the finished games once, four integers and whether it was
     rated for the player each in finish order (the seat's covering index, and the rating
@@ -139,8 +145,8 @@ def player_stats(user: User) -> dict:
     won = sum(game.final_rank == 1 for game in games)
     # The lowest total, the latest of equal ones; and the highest.
     newest_first = [game for game in reversed(games) if game.final_total is not None]
-    best = min(newest_first, key=lambda game: game.final_total, default=None)
-    worst = max(newest_first, key=lambda game: game.final_total, default=None)
+    best = min(newest_first, key=_final_total, default=None)
+    worst = max(newest_first, key=_final_total, default=None)
     current, longest = _streaks([game.final_rank == 1 for game in games])
     recent = (
         finished.filter(rated)
@@ -183,7 +189,7 @@ def _counted_rounds(user: User, not_counted: list[int]) -> dict[int, tuple[int, 
     return {size: row for size, row in sizes.items() if row[0]}
 
 
-def _rounds_by_size(scores) -> dict[int, tuple[int, int, int]]:
+def _rounds_by_size(scores: QuerySet[RoundScore]) -> dict[int, tuple[int, int, int]]:
     """These round scores by hand size: (rounds, penalty points, rounds gone out)."""
     rows = (
         scores.values("hand_size")
@@ -207,7 +213,7 @@ def profile_visible(*, shown: User, viewer: User) -> bool:
     return Seat.objects.filter(user=viewer, game__seats__user=shown).exists()
 
 
-def head_to_head(shown: User, other: User) -> dict:
+def head_to_head(shown: User, other: User) -> dict[str, Any]:
     """The finished games `shown` and `other` both sat at, and how often each ranked above the
     other (a shared rank is a win for neither): one query. The two histories are matched on
     the seat's (user, finished_at) index, the shorter one driving, and every game's row is

@@ -4,6 +4,7 @@ is a fixed number of queries however many players or games there are."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.conf import settings
 from django.core.paginator import Page, Paginator
@@ -14,13 +15,20 @@ from accounts.models import User
 from ..models import Rating, RatingChange
 from ..ratings import display_rating, shown_rating
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' own: a dev dependency
+
 LEADERBOARD_PER_PAGE = 20
 HISTORY_ROWS = 50  # the table under the chart: the latest games
 CHART_POINTS = 200  # the chart: the latest games
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 600, 200, 24
 
 
-def leaderboard(page: str | None = None) -> Page:
+class Provisional(TypedDict):
+    provisional: bool
+
+
+def leaderboard(page: str | None = None) -> Page[WithAnnotations[Rating, Provisional]]:
     """One page of the rated players: those with at least settings.LEADERBOARD_MIN_GAMES rated
     games, strongest (by the conservative estimate) first and numbered, then the newcomers,
     marked provisional and unnumbered (a few lucky games would otherwise put one on top, and a
@@ -39,10 +47,12 @@ def leaderboard(page: str | None = None) -> Page:
         .only("ordinal", "games", "user__username", "user__display_name", "user__is_bot")
         .order_by("provisional", "-ordinal", "user_id")
     )
+    page_obj: Page[WithAnnotations[Rating, Provisional]]
     page_obj = Paginator(ratings, LEADERBOARD_PER_PAGE).get_page(page)
     for place, rating in enumerate(page_obj, start=page_obj.start_index()):
         # The established come first, so their places run on from page to page.
-        rating.place = None if rating.provisional else place
+        # django-stubs 6.1 loses an annotate()d field through a Paginator's Page in a function.
+        rating.place = None if rating.provisional else place  # type: ignore[attr-defined]
         rating.display = display_rating(rating.ordinal)
     return page_obj
 
@@ -85,7 +95,7 @@ def _chart(values: list[int]) -> Chart | None:
     return Chart(points, *xys[-1], values[0], values[-1], low, high, len(values))
 
 
-def player_profile(user: User) -> dict:
+def player_profile(user: User) -> dict[str, Any]:
     """A player's current rating, the chart of their latest rated games and the table of them."""
     rating = Rating.objects.filter(user=user).first()
     changes = list(

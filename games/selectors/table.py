@@ -4,11 +4,13 @@ card the viewer may not see never reaches a template."""
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from ..engine import Discard, Draw, GameState, GoOut, arrange, discard_options
+from ..engine import Discard, Draw, GameState, GoOut, PlayerView, arrange, discard_options
 from ..engine.cards import Card
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
@@ -28,7 +30,9 @@ from ..ratings import rating_of
 from .pauses import vacations_under_way
 
 
-def table(game: Game, seat: Seat | None, *, parts: bool = False, hand_shown: str = "") -> dict:
+def table(
+    game: Game, seat: Seat | None, *, parts: bool = False, hand_shown: str = ""
+) -> dict[str, Any]:
     """Everything the table shows `seat` (None: a spectator), from its PlayerView alone. Whether
     the game is over is the game row's word (a resignation ends it mid-round), never the view's.
     The game as viewer.game_for_viewer reads it (its seats with their players).
@@ -39,6 +43,7 @@ def table(game: Game, seat: Seat | None, *, parts: bool = False, hand_shown: str
     `hand_shown`, the one the page holds. What stays as it was within a round (the last round's
     summary, the scoresheet, the rules) is left out, and so is the hint's search."""
     over = game.status == Game.Status.FINISHED
+    assert game.state is not None, "a table is of a game that has started"
     state = GameState.from_dict(game.state)
     index = seat.index if seat else None
     view = state.view(index)
@@ -147,7 +152,15 @@ def table(game: Game, seat: Seat | None, *, parts: bool = False, hand_shown: str
     }
 
 
-def hand_mark(ordered, my_turn, phase, discardable, go_out, drawn, taken) -> str:
+def hand_mark(
+    ordered: list[Card],
+    my_turn: bool,
+    phase: str,
+    discardable: set[str],
+    go_out: set[str],
+    drawn: Card | None,
+    taken: Card | None,
+) -> str:
     """A short mark of all the hand's section shows (its cards in order, which may go and how,
     the card just drawn or taken, whose turn, the phase, the language): equal marks, the same
     section. A page sends the mark of the hand it holds, and a table drawn in parts leaves the
@@ -170,22 +183,23 @@ def _seat_clock(game: Game, seat: Seat, to_move: bool) -> str | None:
     return "per_move"
 
 
-def moves_since(game: Game, seat: Seat):
+def moves_since(game: Game, seat: Seat) -> QuerySet[Move]:
     """The others' moves since `seat` last looked, oldest first, up to the version of `game` as
     read (its state is what the table shows): a move made since that read is the next answer's."""
     moves = Move.objects.filter(game=game, seq__gte=seat.seen_version, seq__lt=game.version)
     return moves.exclude(seat=seat.index).order_by("seq")
 
 
-def _turns_this_round(view) -> int:
+def _turns_this_round(view: PlayerView) -> int:
     """The turns played in the round so far: each ends with a card thrown to the pile."""
     return sum(kind == PILE_THREW for _seat, kind, _card in view.pile_events)
 
 
-def _hint(view, discardable: set[str], ordered: list[Card]) -> dict:
+def _hint(view: PlayerView, discardable: set[str], ordered: list[Card]) -> dict[str, Any]:
     """The best arrangement of the player's own hand, and its penalty; after drawing, the best
     discard first, chosen among the discards the rules allow (never the card just taken)."""
     discard = None
+    assert view.hand is not None, "a seat's own view"
     cards = list(view.hand)
     wild_rank, rules = view.wild_rank, view.rules
     if view.my_turn and view.phase == "discard" and discardable:
@@ -203,7 +217,9 @@ def _hint(view, discardable: set[str], ordered: list[Card]) -> dict:
     }
 
 
-def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | None:
+def _hand_marks(
+    hand: list[dict[str, Any]] | None, taken: Card | None
+) -> list[dict[str, Any]] | None:
     """Marks the hand's items for the page. `held`: a copy of the card just taken from the
     discard pile, which may not go back this turn. `focus`: where the keyboard lands after a
     draw (the new card, else the first that may go). `tabstop`: with nothing to discard, the
@@ -226,9 +242,9 @@ def _hand_marks(hand: list[dict] | None, taken: Card | None) -> list[dict] | Non
     return hand
 
 
-def _card_label(item: dict) -> str:
+def _card_label(item: dict[str, Any]) -> str:
     """What pressing a card of the hand does, or why it does nothing."""
-    name = item["card"].name
+    name: str = item["card"].name
     if item["discardable"]:
         if item["just_drawn"]:
             return _("Discard the %(c)s (just drawn)") % {"c": name}

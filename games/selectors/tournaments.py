@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any, TypedDict
 
 from django.db.models import Count, QuerySet
 
@@ -16,6 +17,17 @@ from ..models import Game, Seat, Tournament, TournamentEntry, TournamentTable
 from ..pairing import table_half_points
 
 BYE_HALF_POINTS = 2  # a bye counts as a win at a table of two: one point
+
+
+class TournamentSeat(TypedDict):
+    """A seat at one of the tournament's tables, as tournament_seats reads it."""
+
+    game_id: int
+    user_id: int
+    final_rank: int | None
+    final_total: int | None
+    game__status: str
+    game__tournament_table__round__number: int
 
 
 @dataclass
@@ -33,12 +45,12 @@ class Standing:
     place: int = 0
     opponents: list[int] = field(default_factory=list)
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[int, int, int, int]:
         """The order of the standing: points, Buchholz, wins, then the lower sum of totals."""
         return (-self.points, -self.buchholz, -self.wins, self.totals)
 
 
-def tournaments_listed() -> dict[str, QuerySet]:
+def tournaments_listed() -> dict[str, QuerySet[Tournament]]:
     """The tournaments page's three lists, each with its number of players (the newest first,
     at most 50 each)."""
     base = Tournament.objects.select_related("created_by", "winner").annotate(
@@ -51,7 +63,7 @@ def tournaments_listed() -> dict[str, QuerySet]:
     }
 
 
-def tournament_seats(tournament_id: int) -> list[dict]:
+def tournament_seats(tournament_id: int) -> list[TournamentSeat]:
     """Every seat of the tournament's tables: game, round number, player, result (one query)."""
     return list(
         Seat.objects.filter(game__tournament_table__round__tournament_id=tournament_id).values(
@@ -65,7 +77,7 @@ def tournament_seats(tournament_id: int) -> list[dict]:
     )
 
 
-def met_pairs(seats: list[dict]) -> set[frozenset]:
+def met_pairs(seats: list[TournamentSeat]) -> set[frozenset[int]]:
     """Every pair of players who have sat at one table of the tournament."""
     by_game = defaultdict(list)
     for row in seats:
@@ -73,7 +85,9 @@ def met_pairs(seats: list[dict]) -> set[frozenset]:
     return {frozenset(pair) for users in by_game.values() for pair in combinations(users, 2)}
 
 
-def standings(tournament: Tournament, *, seats: list[dict] | None = None) -> list[Standing]:
+def standings(
+    tournament: Tournament, *, seats: list[TournamentSeat] | None = None
+) -> list[Standing]:
     """The players in order of standing, each with their place (shared on a full tie): points
     for each finished table (games/pairing.py), a bye as a win; then Buchholz (the
     sum of the points of the entrants one has played), then wins (first place at a table, a bye
@@ -88,7 +102,7 @@ def standings(tournament: Tournament, *, seats: list[dict] | None = None) -> lis
         if row["game__status"] == Game.Status.FINISHED:
             by_game[row["game_id"]].append(row)
     for rows in by_game.values():
-        points = table_half_points({row["user_id"]: row["final_rank"] for row in rows})
+        points = table_half_points({row["user_id"]: _final_rank(row) for row in rows})
         for row in rows:
             line = lines.get(row["user_id"])
             if line is None:  # a bot filling the table
@@ -113,11 +127,17 @@ def standings(tournament: Tournament, *, seats: list[dict] | None = None) -> lis
     for position, line in enumerate(order):
         previous = order[position - 1] if position else None
         tied = previous is not None and previous.key() == line.key()
-        line.place = previous.place if tied else position + 1
+        line.place = previous.place if previous is not None and tied else position + 1
     return order
 
 
-def tournament_rounds(tournament: Tournament) -> list[dict]:
+def _final_rank(row: TournamentSeat) -> int:
+    rank = row["final_rank"]
+    assert rank is not None, "every seat of a finished game is ranked"
+    return rank
+
+
+def tournament_rounds(tournament: Tournament) -> list[dict[str, Any]]:
     """Each round with its tables: the players of each (their seat's result once it is over) and
     the game, newest round first. Two queries."""
     tables = (
@@ -126,7 +146,7 @@ def tournament_rounds(tournament: Tournament) -> list[dict]:
         .prefetch_related("game__seats__user")
         .order_by("-round__number", "number")
     )
-    rounds: dict[int, dict] = {}
+    rounds: dict[int, dict[str, Any]] = {}
     for table in tables:
         number = table.round.number
         entry = rounds.setdefault(number, {"number": number, "round": table.round, "tables": []})
@@ -142,7 +162,7 @@ def tournament_of_game(game_id: int) -> TournamentTable | None:
     )
 
 
-def player_tournaments(user: User) -> dict:
+def player_tournaments(user: User) -> dict[str, Any]:
     """A player's tournaments for their profile: how many won, and their finished places."""
     entries = list(
         TournamentEntry.objects.filter(user=user, place__isnull=False)

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypedDict
+
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
 from accounts.models import User
 
 from ..errors import GameError, NoSuchGame
 from ..models import Follow, Game, Invitation, Seat
+
+Reader = Callable[[int, User], tuple[Game | None, Seat | None]]
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations  # django-stubs' own: a dev dependency
 
 
 def host_follows(user: User) -> Exists:
@@ -26,7 +34,13 @@ def listed_for(user: User) -> Q:
     )
 
 
-def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
+class HostFollows(TypedDict):
+    host_follows_viewer: bool
+
+
+def game_for_viewer(
+    game_id: int, user: User
+) -> tuple[WithAnnotations[Game, HostFollows] | None, Seat | None]:
     """The game with its host, and its seats with their players and ratings in seat order
     (`game.seats.all()` for the pages' selectors, read once), the viewer's among them: two
     queries."""
@@ -46,7 +60,7 @@ def game_for_viewer(game_id: int, user: User) -> tuple[Game, Seat | None]:
     return game, seat
 
 
-def game_as_left(result, user: User) -> tuple[Game, Seat] | None:
+def game_as_left(result: object, user: User) -> tuple[Game, Seat] | None:
     """The game and the player's seat as a move left them (read with its seats under the
     move's lock, services.move_play): what answers the move, the page's table or the API's view,
     needs no second look. None for anything else (and for a move that ended the game: its page
@@ -90,22 +104,31 @@ def can_watch(game: Game, seat: Seat | None, invite_code: str | None = None) -> 
         seat is not None
         or game.is_public
         or invite_code == game.invite_code
-        or (game.friends_only and game.host_follows_viewer)
+        # Annotated on a game read without the viewer's seat (game_for_viewer, game_for_poll),
+        # which the stubs cannot follow into this function.
+        or (game.friends_only and game.host_follows_viewer)  # type: ignore[attr-defined]
     )
 
 
 def watched(
-    game_id: int, user: User, invite_code: str | None = None, *, read=game_for_viewer
+    game_id: int, user: User, invite_code: str | None = None, *, read: Reader | None = None
 ) -> tuple[Game, Seat | None]:
     """The game and the viewer's seat (as `read` reads them: game_for_viewer, or game_for_poll
     for the little a poll needs), if the viewer may look at it; else NoSuchGame (404)."""
-    game, seat = read(game_id, user)
+    game, seat = (read or game_for_viewer)(game_id, user)
     if game is None or not can_watch(game, seat, invite_code):
         raise NoSuchGame
     return game, seat
 
 
-def as_viewer(service, *, game_id: int, user: User, watch_code: str | None = None, **fields):
+def as_viewer[T](
+    service: Callable[..., T],
+    *,
+    game_id: int,
+    user: User,
+    watch_code: str | None = None,
+    **fields: Any,
+) -> T:
     """Run a write service for `user` at a game, as the pages and the API both do: at a game
     they may not look at (with `watch_code`, the invitation code they came by), any refusal is
     NoSuchGame, whatever the service said (that they hold no seat, that the game is not in

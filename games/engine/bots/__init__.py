@@ -52,5 +52,6 @@ def simulate_game(
     state = GameState.new(rules, players, seed)
     while not state.is_over:
         seat = state.to_move
+        assert seat is not None, "a game not over has a seat to move"
         state.apply(chosen[seat].choose(state.view(seat), rng))
     return state

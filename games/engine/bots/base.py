@@ -4,7 +4,7 @@ levels play and the hard bot builds on)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from ..actions import Action
@@ -25,11 +25,28 @@ def require_turn(view: PlayerView) -> None:
         raise RuleError(gettext_noop("It is not this bot's turn."))
 
 
+# A bot is handed its own seat's view on its turn: never a spectator's (no seat, no hand), and
+# the discard pile holds a card at the start of every turn. These give a view's parts so.
+def seat_of(view: PlayerView) -> int:
+    assert view.seat is not None, "a bot plays a seat"
+    return view.seat
+
+
+def hand_of(view: PlayerView) -> tuple[Card, ...]:
+    assert view.hand is not None, "a bot sees its own hand"
+    return view.hand
+
+
+def top_of(view: PlayerView) -> Card:
+    assert view.top_discard is not None, "the discard pile holds a card during a turn"
+    return view.top_discard
+
+
 def face(card: Card) -> tuple[int, str]:
     return card.rank, card.suit
 
 
-_PENALTIES: dict[tuple, int] = {}
+_PENALTIES: dict[tuple[object, ...], int] = {}
 
 
 def least_penalty(hand: Sequence[Card], wild_rank: int, rules: Rules) -> int:
@@ -59,7 +76,7 @@ def discard_order(
     wild_rank: int,
     rules: Rules,
     barred: tuple[int, str] | None = None,
-    extra_cost=None,
+    extra_cost: Callable[[Card], int] | None = None,
 ) -> list[tuple[int, Card]]:
     """The cards of a hand just after drawing, best discard first, with the penalty the rest
     leaves: least penalty left, then the costliest card, then the card's order. `barred` is a

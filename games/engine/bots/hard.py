@@ -37,10 +37,21 @@ import time
 from collections import Counter
 
 from ..actions import Action, Discard, Draw, GoOut
+from ..cards import Card
 from ..rules import Rules
 from ..solver_memo import cached_discard_options
 from ..view import PlayerView
-from .base import discard_order, face, least_penalty, meets, require_turn, takes_discard
+from .base import (
+    discard_order,
+    face,
+    hand_of,
+    least_penalty,
+    meets,
+    require_turn,
+    seat_of,
+    takes_discard,
+    top_of,
+)
 from .knowledge import knowledge_of, sample_hands
 from .outlook import Outlook
 from .simple import ranked_discards
@@ -68,16 +79,16 @@ class HardBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase == "draw":
-            if Draw(view.seat, "discard") not in legal:
-                return Draw(view.seat, "stock")
-            if Draw(view.seat, "stock") not in legal:
-                return Draw(view.seat, "discard")
+            if Draw(seat_of(view), "discard") not in legal:
+                return Draw(seat_of(view), "stock")
+            if Draw(seat_of(view), "stock") not in legal:
+                return Draw(seat_of(view), "discard")
             return self._last_draw(view) if view.last_turns else self._draw(view)
         go_outs = [a for a in legal if isinstance(a, GoOut)]
         if go_outs:
             return self._go_out(view, go_outs)
         if view.last_turns:
-            return Discard(view.seat, ranked_discards(view)[0][1])
+            return Discard(seat_of(view), ranked_discards(view)[0][1])
         return self._discard(view, rng)
 
     def _out_of_time(self, started: float) -> bool:
@@ -103,13 +114,13 @@ class HardBot:
         started = time.perf_counter()
         knowledge = knowledge_of(view)
         outlook = Outlook(view, knowledge)
-        rules, wild, hand = view.rules, view.wild_rank, list(view.hand)
-        following = (view.seat + 1) % view.players
+        rules, wild, hand = view.rules, view.wild_rank, list(hand_of(view))
+        following = (seat_of(view) + 1) % view.players
         hands = sample_hands(knowledge, view, following, FEED_SAMPLES, rng)
         two = view.players == 2
         feed = (FEED_WEIGHT_TWO_PLAYERS if two else FEED_WEIGHT) / (view.players - 1)
         bait = BAIT if two else 0.0
-        scored = []
+        scored: list[tuple[float, int, Card]] = []
         for _left, card in _shortlist(ranked_discards(view)):
             if scored and self._out_of_time(started):
                 break
@@ -120,13 +131,13 @@ class HardBot:
             cost = outlook.value(_without(hand, card)) + charge / len(hands)
             scored.append((cost, -rules.penalty(card, wild), card))
         self.last_valued = outlook.valued
-        return Discard(view.seat, min(scored)[2])
+        return Discard(seat_of(view), min(scored)[2])
 
     # -- drawing ------------------------------------------------------------------------------
     def _draw(self, view: PlayerView) -> Action:
         started = time.perf_counter()
         outlook = Outlook(view, knowledge_of(view))
-        rules, wild, hand, top = view.rules, view.wild_rank, list(view.hand), view.top_discard
+        rules, wild, hand, top = view.rules, view.wild_rank, list(hand_of(view)), top_of(view)
         now, after = outlook.parts(hand)
         stock = outlook.value(hand) - (now - after)
         taken = [*hand, top]
@@ -138,12 +149,12 @@ class HardBot:
             value = outlook.value(_without(taken, card))
             take = value if take is None else min(take, value)
         self.last_valued = outlook.valued
-        return Draw(view.seat, "discard" if take is not None and take < stock else "stock")
+        return Draw(seat_of(view), "discard" if take is not None and take < stock else "stock")
 
     # -- the last turn of a round: exact one-ply expectation ----------------------------------
     def _last_draw(self, view: PlayerView) -> Action:
-        seat, hand, wild, rules = view.seat, view.hand, view.wild_rank, view.rules
-        top = view.top_discard
+        seat, hand, wild, rules = seat_of(view), hand_of(view), view.wild_rank, view.rules
+        top = top_of(view)
         if not takes_discard(hand, top, wild, rules):
             return Draw(seat, "stock")
         options = cached_discard_options((*hand, top), wild, rules)
@@ -161,15 +172,16 @@ class HardBot:
         return Draw(seat, "discard") if take * total < expected else Draw(seat, "stock")
 
 
-def _without(hand: list, card) -> list:
+def _without(hand: list[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
     return rest
 
 
-def _shortlist(ranked: list) -> list:
+def _shortlist(ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
     """The first CANDIDATES (penalty left, card) pairs of distinct faces."""
-    seen, kept = set(), []
+    seen: set[tuple[int, str]] = set()
+    kept: list[tuple[int, Card]] = []
     for left, card in ranked:
         if face(card) not in seen:
             seen.add(face(card))
@@ -177,7 +189,7 @@ def _shortlist(ranked: list) -> list:
     return kept[:CANDIDATES]
 
 
-def _answer(hand: list, card, wild: int, rules: Rules) -> tuple[int, bool]:
+def _answer(hand: list[Card], card: Card, wild: int, rules: Rules) -> tuple[int, bool]:
     """The seat holding `hand`, offered `card`: how much taking it lowers the hand's least
     penalty (after the best discard of another face; 0: it would not take it), and whether
     the card can meld with the hand (a wild, or related to a card in it)."""

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..cards import Card, make_deck
 from ..solver_memo import cached_discard_options, cached_going_out_cards
 from ..view import PILE_RESHUFFLED, PILE_THREW, PILE_TOOK, PILE_TURNED, PlayerView
-from .base import discard_order, face, related, takes_discard
+from .base import discard_order, face, hand_of, related, seat_of, takes_discard
 from .simple import MediumBot
 
 TOOK_WEIGHT = 2.0  # per related card taken
@@ -49,7 +49,7 @@ class Knowledge:
 
 
 def knowledge_of(view: PlayerView) -> Knowledge:
-    players, seat = view.players, view.seat
+    players, seat = view.players, seat_of(view)
     pile: list[Card] = []
     held: list[list[Card]] = [[] for _ in range(players)]
     took: list[list[Card]] = [[] for _ in range(players)]
@@ -60,12 +60,14 @@ def knowledge_of(view: PlayerView) -> Knowledge:
         if kind in (PILE_TURNED, PILE_RESHUFFLED):
             pile = [card]
         elif kind == PILE_TOOK:
+            assert who is not None, "a seat took it"
             if pile and pile[-1] == card:
                 pile.pop()
             held[who].append(card)
             took[who].append(card)
             drew_from_pile[who] = True
         elif kind == PILE_THREW:
+            assert who is not None, "a seat threw it"
             passed = None if drew_from_pile[who] or not pile else pile[-1]
             if passed is not None:
                 dropped[who].append(passed)  # it let this card lie
@@ -79,8 +81,8 @@ def knowledge_of(view: PlayerView) -> Knowledge:
             pile.append(card)
     if view.top_discard is not None and (not pile or pile[-1] != view.top_discard):
         pile = [view.top_discard]  # no log (an older snapshot): only the top card is known
-    held[seat] = list(view.hand)
-    known = Counter(view.hand)
+    held[seat] = list(hand_of(view))
+    known = Counter(hand_of(view))
     known.update(pile)
     for other in range(players):
         if other != seat:
@@ -130,7 +132,7 @@ def sample_deal(
     pool = list(knowledge.unseen)
     alive = [True] * len(pool)
     hands: list[list[Card]] = [[] for _ in range(view.players)]
-    hands[view.seat] = list(view.hand)
+    hands[seat_of(view)] = list(hand_of(view))
     for other in active:
         hand = list(knowledge.held[other])
         need = max(0, view.card_counts[other] - len(hand))
@@ -152,7 +154,7 @@ def sample_deal(
     return hands, stock[: view.stock_size]
 
 
-def explains(hand: list[Card], turn: LastTurn, known: Counter, view: PlayerView) -> float:
+def explains(hand: list[Card], turn: LastTurn, known: Counter[Card], view: PlayerView) -> float:
     """How well `hand` (a seat's hand now) explains its last turn as the medium level would
     have played it: 0 when its throw did not leave the least penalty (or it could have gone
     out); else 1 when it is the medium level's own pick (least left, costliest card, no card

@@ -24,6 +24,7 @@ reshuffled pile, which is known."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..cards import Card
 from ..solver_memo import cached_discard_options
@@ -53,7 +54,7 @@ def draw_odds(knowledge: Knowledge, view: PlayerView) -> list[tuple[Card, float]
             total = sum(weights)
             for i, weight in enumerate(weights):
                 chance[i] -= need * weight / total
-    by_face: dict[tuple[int, str], list] = {}
+    by_face: dict[tuple[int, str], list[Any]] = {}  # [card, weight]
     for card, p in zip(pool, chance, strict=True):
         entry = by_face.setdefault(face(card), [card, 0.0])
         entry[1] += max(p, 0.01)  # a card is never certainly out of the stock
@@ -72,7 +73,7 @@ class Outlook:
         self.lookahead = LOOKAHEAD if lookahead is None else lookahead
         two = view.players == 2
         self.out_bonus = OUT_BONUS_PER_CARD * view.hand_size if two else OUT_BONUS
-        self._values: dict[tuple, float] = {}
+        self._values: dict[tuple[tuple[int, str], ...], tuple[int, float]] = {}
 
     def after_draw(self, hand: Sequence[Card]) -> float:
         """P1: the expected least penalty after one stock draw and the best discard (a draw

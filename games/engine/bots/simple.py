@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
 from ..rules import Rules
 from ..view import PILE_THREW, PILE_TOOK, PlayerView
-from .base import discard_order, meets, require_turn, takes_discard
+from .base import discard_order, hand_of, meets, require_turn, seat_of, takes_discard, top_of
 
 
 class RandomBot:
@@ -26,11 +26,11 @@ class RandomBot:
 def choose_draw(view: PlayerView) -> Action:
     """Takes the top discard when that lowers the penalty the hand can get down to (or the
     stock cannot be drawn), else draws from the stock."""
-    seat = view.seat
+    seat = seat_of(view)
     can_take = Draw(seat, "discard") in view.legal_actions
     can_stock = Draw(seat, "stock") in view.legal_actions
     if can_take and (
-        not can_stock or takes_discard(view.hand, view.top_discard, view.wild_rank, view.rules)
+        not can_stock or takes_discard(hand_of(view), top_of(view), view.wild_rank, view.rules)
     ):
         return Draw(seat, "discard")
     return Draw(seat, "stock")
@@ -44,10 +44,12 @@ def best_going_out(view: PlayerView) -> GoOut | None:
     return max(go_outs, key=lambda a: (view.rules.penalty(a.card, view.wild_rank), a.card))
 
 
-def ranked_discards(view: PlayerView, extra_cost=None) -> list[tuple[int, Card]]:
+def ranked_discards(
+    view: PlayerView, extra_cost: Callable[[Card], int] | None = None
+) -> list[tuple[int, Card]]:
     """The legal discards, best first (see base.discard_order)."""
     legal = {a.card for a in view.legal_actions if isinstance(a, Discard)}
-    ranked = discard_order(view.hand, view.wild_rank, view.rules, extra_cost=extra_cost)
+    ranked = discard_order(hand_of(view), view.wild_rank, view.rules, extra_cost=extra_cost)
     return [(left, card) for left, card in ranked if card in legal]
 
 
@@ -71,7 +73,7 @@ class MediumBot:
         ranked = ranked_discards(
             view, extra_cost=lambda card: self.feed_cost(card, wants, wild, rules)
         )
-        return Discard(view.seat, ranked[0][1])
+        return Discard(seat_of(view), ranked[0][1])
 
     @classmethod
     def feed_cost(cls, card: Card, wants: Sequence[Card], wild_rank: int, rules: Rules) -> int:
@@ -85,7 +87,7 @@ class MediumBot:
 
 def next_player_wants(view: PlayerView) -> list[Card]:
     """The cards the next seat took from the pile this round and has not thrown since."""
-    following = (view.seat + 1) % view.players
+    following = (seat_of(view) + 1) % view.players
     held: list[Card] = []
     for seat, kind, card in view.pile_events:
         if seat != following:
@@ -112,8 +114,8 @@ class EasyBot:
             return go_out
         ranked = ranked_discards(view)
         if len(ranked) > 1 and rng.random() < self.SLIP:
-            return Discard(view.seat, rng.choice(ranked[1:])[1])
-        return Discard(view.seat, ranked[0][1])
+            return Discard(seat_of(view), rng.choice(ranked[1:])[1])
+        return Discard(seat_of(view), ranked[0][1])
 
     def __repr__(self) -> str:
         return "EasyBot()"

@@ -6,10 +6,11 @@ forgets everything; `CACHE.tables()` names every table (the suit tables' own inc
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 
-class Memo(dict):
+class Memo(dict[Any, Any]):
     """A dict of remembered answers, emptied all at once when it reaches `limit` entries."""
 
     __slots__ = ("limit",)
@@ -18,7 +19,7 @@ class Memo(dict):
         super().__init__()
         self.limit = limit
 
-    def keep(self, key, value):
+    def keep[T](self, key: Hashable, value: T) -> T:
         """Remember `value` under `key` (forgetting everything first if full); returns it."""
         if len(self) >= self.limit:
             self.clear()
@@ -30,7 +31,7 @@ class SolverCache:
     """The solver's memory. The fast path's per-suit tables (`SuitTable`, one per penalty
     switches) hold their own memos and are listed by `tables()`."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         # the fast path
         self.suit_tables = Memo(16)  # (aces_high, face_cards_by_rank) -> SuitTable
         self.contexts = Memo(1000)  # (wild rank, aces_high, face_cards_by_rank) -> Context

@@ -12,12 +12,17 @@ part of a hand's code, the penalty they would have cost, the `CrossSet`s)."""
 from __future__ import annotations
 
 from itertools import product
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .cache import CACHE
 from .encoding import FIELD, LOW_BITS, joined
 
-NO_CHOICE = [(0, 0, 0, ())]  # no cross-suit set at all
+if TYPE_CHECKING:
+    from .suits import SuitTable
+
+# A choice of cross-suit sets: (wilds needed, naturals taken, penalty saved, the sets).
+Choice = tuple[int, int, int, tuple["CrossSet", ...]]
+NO_CHOICE: list[Choice] = [(0, 0, 0, ())]  # no cross-suit set at all
 
 
 class CrossOption(NamedTuple):
@@ -25,7 +30,7 @@ class CrossOption(NamedTuple):
 
     need: int  # wilds needed (0 or 1)
     taken: int  # the naturals it takes, as a part of a hand's code
-    copies: tuple[int, int, int, int]  # copies from each suit
+    copies: tuple[int, ...]  # copies from each of the four suits
     rank: int
     naturals: int
 
@@ -36,10 +41,10 @@ class CrossSet(NamedTuple):
     need: int  # wilds needed
     rank: int
     codes: tuple[int, ...]  # its naturals' codes (see `encoding.Context`)
-    copies: tuple[int, int, int, int]  # copies from each suit
+    copies: tuple[int, ...]  # copies from each of the four suits
 
 
-def cross_key(counts: tuple[int, int, int, int], base: int, with_wilds: bool) -> int:
+def cross_key(counts: tuple[int, ...], base: int, with_wilds: bool) -> int:
     """The key of a rank held `counts` times in each suit, at bit `base` of a suit vector."""
     packed = counts[0] | counts[1] << 2 | counts[2] << 4 | counts[3] << 6
     return (packed << 6 | base) << 1 | with_wilds
@@ -95,12 +100,12 @@ def cross_keys(suits: list[int], budget: int) -> list[int]:
     return keys
 
 
-def cross_choices(table, keys: list[int]) -> list[tuple]:
+def cross_choices(table: SuitTable, keys: list[int]) -> list[Choice]:
     """Every choice of cross-suit sets for the ranks of `keys` (one set at most per rank; none
     at all first, and alone if `keys` is empty), as tuples (see the module's docstring). Each
     rank's own list is remembered in the suit `table` (its penalties and card codes)."""
     rows = table.cross_rows
-    choices = None
+    choices: list[Choice] | None = None
     for key in keys:
         row = rows.get(key)
         if row is None:
@@ -116,7 +121,7 @@ def cross_choices(table, keys: list[int]) -> list[tuple]:
     return choices or NO_CHOICE
 
 
-def _choice(table, option: CrossOption) -> tuple:
+def _choice(table: SuitTable, option: CrossOption) -> Choice:
     codes = tuple(table.codes[s][option.rank] for s in range(4) for _ in range(option.copies[s]))
     cross_set = CrossSet(option.need, option.rank, codes, option.copies)
     return (option.need, option.taken, table.pens[option.rank] * option.naturals, (cross_set,))

@@ -17,7 +17,12 @@ A card's key names its face as suit number << 4 | rank (an int: cheaper than a p
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..cards import JOKER_SUIT, SUITS
+
+if TYPE_CHECKING:
+    from .suits import SuitTable
 
 FIELD = 2  # bits per rank in a suit vector
 UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))  # one card of rank r (ace = 1)
@@ -102,10 +107,10 @@ class Context:
 
     __slots__ = ("aces_high", "enc", "suit_enc", "table")
 
-    def __init__(self, wild_rank: int | None, table, aces_high: bool):
+    def __init__(self, wild_rank: int | None, table: SuitTable, aces_high: bool) -> None:
         self.table = table
         self.aces_high = aces_high
-        self.enc = {JOKER_SUIT: (WILD_ONE,)}
+        self.enc: dict[str, tuple[int, ...]] = {JOKER_SUIT: (WILD_ONE,)}
         for i, suit in enumerate(SUITS):
             codes = table.codes[i]
             self.enc[suit] = tuple(WILD_ONE if r == wild_rank else codes[r] for r in range(14))

@@ -21,8 +21,9 @@ most three copies of a card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import product
+from typing import Any
 
 from ..cards import Card
 from ..rules import Rules
@@ -62,16 +63,29 @@ from .legality import (
     wilds_of,
 )
 from .minplus import PAD, SUMS, conv, least, point, split_budget
-from .suits import BIG, COUNT, DOUBLED, HELD, PADDED, ROW, TOTAL, MeldSpec, SuitTable, suit_table
+from .suits import (
+    BIG,
+    COUNT,
+    DOUBLED,
+    HELD,
+    PADDED,
+    ROW,
+    TOTAL,
+    Entry,
+    MeldSpec,
+    SuitTable,
+    suit_table,
+)
 
 
 def context(wild_rank: int | None, rules: Rules) -> Context:
     """The fast path's context for a wild rank and `rules`' penalty switches."""
     last = CACHE.last_context
     if last[0] is rules and last[1] == wild_rank:
-        return last[2]
+        known: Context = last[2]
+        return known
     key = (wild_rank, rules.aces_high, rules.face_cards_by_rank)
-    found = CACHE.contexts.get(key)
+    found: Context | None = CACHE.contexts.get(key)
     if found is None:
         table = suit_table(rules)
         found = CACHE.contexts.keep(key, Context(wild_rank, table, rules.aces_high))
@@ -111,7 +125,9 @@ def fast_hand(hand: Sequence[Card], wild_rank: int | None, rules: Rules) -> Fast
     return _from_code(hand, wild_rank, rules, sum([enc[c.suit][c.rank] for c in hand]), ctx)
 
 
-def _suit_entries(code: int, table: SuitTable, size: int):
+def _suit_entries(
+    code: int, table: SuitTable, size: int
+) -> tuple[list[int], tuple[Entry, ...], int] | None:
     """(the four suits, their table entries, the number of wilds) of a hand of `size` cards
     from its code; None if a card is held more than three times (a count overflowed)."""
     if code & SUIT_OVERFLOW:
@@ -171,7 +187,7 @@ def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrange
     entries = [get(m) or compute(m) for m in masks]
     value = entries[0][ROW][0] + entries[1][ROW][0] + entries[2][ROW][0] + entries[3][ROW][0]
     if undecided and value:
-        chosen: tuple = ()
+        chosen: tuple[Any, ...] = ()
         for combo in product(*undecided):
             left = list(masks)
             for option in combo:
@@ -252,7 +268,9 @@ def _wild_arrange(
         return None
     value, plan = fast_best(table, suits, wilds, entries)
     if value >= code >> PEN_SHIFT & PEN_MASK:
-        return _from_code(hand, wild_rank, rules, code, ctx).no_meld()
+        fast = _from_code(hand, wild_rank, rules, code, ctx)
+        assert fast is not None, "split above: no card is held more than three times"
+        return fast.no_meld()
     sets, left, budget, entries = plan
     specs: list[MeldSpec] = [("set", (rank,) * len(cs), cs, need) for need, rank, cs, _ in sets]
     shares = split_budget([e[PADDED] for e in entries], budget, value)
@@ -264,6 +282,8 @@ def _wild_arrange(
     extras = _wild_extras(specs, wilds)
     wild_cards = [c for k, c in zip(codes, hand, strict=True) if k == WILD_ONE]
     pool = dict(zip(codes, hand, strict=True))
+    take: Callable[[int], Card]
+    lists: dict[int, list[Card]] | None
     if len(pool) + wilds - 1 == len(hand):  # no natural held twice: one card per code
         del pool[WILD_ONE]
         take = pool.pop
@@ -298,7 +318,7 @@ def _wild_arrange(
     return make_arrangement(out, [c for cards in lists.values() for c in cards], value)
 
 
-def _popper(lists: dict[int, list[Card]]):
+def _popper(lists: dict[int, list[Card]]) -> Callable[[int], Card]:
     """`take(code)`: a card of that code, out of `lists`."""
 
     def take(key: int) -> Card:
@@ -346,7 +366,7 @@ def _no_wild_arrangement(
     """A hand without wilds: the cross-suit `sets` chosen plus each suit's own best melds (of
     what `suits` leaves), cards in hand order. Cards are matched by key (see `encoding`)."""
     wanted: dict[int, list[tuple[int, int]]] = {}
-    melds: list[list] = []
+    melds: list[list[Any]] = []  # each a list of Cards once its slots are filled below
     plans = []
     for cross_set in sets:
         rank, copies = cross_set.rank, cross_set.copies
@@ -375,7 +395,9 @@ def _no_wild_arrangement(
     return make_arrangement(melds, deadwood, value)
 
 
-def fast_best(table: SuitTable, suits: list[int], budget: int, entries: tuple):
+def fast_best(
+    table: SuitTable, suits: list[int], budget: int, entries: tuple[Entry, ...]
+) -> tuple[int, tuple[Any, ...]]:
     """(least natural deadwood, plan), from the suits' table `entries`: the best without
     cross-suit sets, then every choice of cross-suit sets that might beat it. The plan is a
     plain tuple (the `CrossSet`s chosen, the suits they leave, the wilds left for those suits,
@@ -388,7 +410,7 @@ def fast_best(table: SuitTable, suits: list[int], budget: int, entries: tuple):
     e0, e1, e2, e3 = entries
     p0, p1, p2, p3 = e0[PADDED], e1[PADDED], e2[PADDED], e3[PADDED]
     best_value = least(p0, p1, p2, p3, budget)
-    best: tuple = ((), suits, budget, entries)
+    best: tuple[Any, ...] = ((), suits, budget, entries)
     keys = cross_keys(suits, budget) if best_value else None
     if not keys:
         return best_value, best
@@ -426,7 +448,17 @@ class FastHand:
 
     __slots__ = ("entries", "hand", "nat_total", "rules", "suits", "table", "wild_rank", "wilds")
 
-    def __init__(self, hand, wild_rank, rules, table, suits, wilds, entries, total):
+    def __init__(
+        self,
+        hand: Sequence[Card],
+        wild_rank: int | None,
+        rules: Rules,
+        table: SuitTable,
+        suits: list[int],
+        wilds: list[Card],
+        entries: tuple[Entry, ...],
+        total: int,
+    ) -> None:
         self.hand, self.wild_rank, self.rules, self.table = hand, wild_rank, rules, table
         self.suits, self.wilds, self.entries, self.nat_total = suits, wilds, entries, total
 
@@ -479,7 +511,7 @@ class FastHand:
             if b:
                 r0, r1, r2, r3 = rows
                 p01, p23 = conv(r0, r1, b), conv(r2, r3, b)
-                others = (conv(r1, p23, b), conv(r0, p23, b))
+                others: tuple[tuple[int, ...], ...] = (conv(r1, p23, b), conv(r0, p23, b))
                 others += (conv(p01, r3, b), conv(p01, r2, b))
                 best_wild = min(best_wild, point(p01, p23, b - 1))
             else:

@@ -25,7 +25,12 @@ class Arrangement:
     layoffs: list[tuple[int, list[Card]]] = field(default_factory=list)
 
 
-def make_arrangement(melds, deadwood, penalty, layoffs=None) -> Arrangement:
+def make_arrangement(
+    melds: list[list[Card]],
+    deadwood: list[Card],
+    penalty: int,
+    layoffs: list[tuple[int, list[Card]]] | None = None,
+) -> Arrangement:
     """Arrangement(...) without the frozen dataclass's per-field __setattr__ (a hot path)."""
     result = object.__new__(Arrangement)
     fields = result.__dict__
@@ -71,7 +76,9 @@ def run_span(ranks: Iterable[int], aces_high: bool) -> int:
     return position(ordered[-1], ordered[0]) - ordered[0] + 1
 
 
-def runs_from(rank: int, held: Iterable[int], aces_high: bool) -> Iterator[tuple[tuple, int]]:
+def runs_from(
+    rank: int, held: Iterable[int], aces_high: bool
+) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every run (of MAX_RUN_SPAN ranks at most) whose lowest natural is of `rank`, with other
     naturals among the ranks `held`: (its naturals' ranks in run order, the ranks it spans).
     With aces high an ace is also the top of a run from the ten up."""
@@ -89,7 +96,9 @@ def runs_from(rank: int, held: Iterable[int], aces_high: bool) -> Iterator[tuple
                     yield (rank, *combo), combo[-1] - rank + 1
 
 
-def lay_out_run(cards: list, ranks: Sequence[int], wilds: list, aces_high: bool) -> list:
+def lay_out_run[T](
+    cards: list[T], ranks: Sequence[int], wilds: list[T], aces_high: bool
+) -> list[T]:
     """A run in rank order: `cards` (naturals of `ranks`, both in run order), wilds in its gaps,
     then above the top (up to the ace), then below."""
     first = ranks[0]

@@ -114,6 +114,7 @@ class GeneralSearch:
         base_slack = 0
         for i, tb in enumerate(self.tables):
             if tb.is_pure_set:
+                assert tb.set_rank is not None, "a pure set is of one rank"
                 base_slack += tb.slack0
                 for suit in range(4):
                     self.free_table.setdefault(suit * 13 + tb.set_rank - 1, i)
@@ -133,7 +134,7 @@ class GeneralSearch:
         for c in wild_cards:
             cost = self.rules.penalty(c, self.wild_rank)
             self.leftover_cost.append(self.leftover_cost[-1] + cost)
-        self.memo: dict = {}
+        self.memo: dict[tuple[int, int, int, int], tuple[int, Candidate | None]] = {}
 
     # -- candidate melds, grouped by their lowest natural ---------------------------------------
     def _delta(self, picks: dict[int, int]) -> int:

@@ -20,7 +20,7 @@ laid out as ENTRY_FIELDS names it; index it with the constants below:
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..cards import Card
 from ..rules import Rules
@@ -50,6 +50,11 @@ class SuitMeld(NamedTuple):
 # A meld to lay out of a hand's cards, a plain tuple read in the hot path: (kind, its naturals'
 # ranks in run order, their codes (see `encoding.Context`), the wilds it needs).
 MeldSpec = tuple[str, tuple[int, ...], tuple[int, ...], int]
+# A suit's entry: the ENTRY_FIELDS, of mixed types (see the module's docstring).
+Entry = tuple[Any, ...]
+# A way to place a suit's lowest card: (wilds needed, deadwood added, the suit left, its meld:
+# None for deadwood, else (kind, ranks)).
+Option = tuple[int, int, int, tuple[str, tuple[int, ...]] | None]
 
 
 class SuitTable:
@@ -74,7 +79,7 @@ class SuitTable:
             "cross rows": self.cross_rows,
         }
 
-    def entry(self, m: int) -> tuple:
+    def entry(self, m: int) -> Entry:
         hit = self.entries.get(m)
         return hit if hit is not None else self.compute(m)
 
@@ -135,7 +140,7 @@ class SuitTable:
         )
         return self.specs.keep(m << 5 | w, found)
 
-    def _options(self, m: int) -> list[tuple]:
+    def _options(self, m: int) -> list[Option]:
         """Ways to place the lowest card of suit `m`: (wilds needed, deadwood added, the suit
         left, meld), meld None for "deadwood", else (kind, ranks) as in an entry's CHOICES."""
         shapes = CACHE.meld_shapes
@@ -143,7 +148,7 @@ class SuitTable:
         base = shift - shift % FIELD
         rank = base // FIELD + 1
         unit = 1 << base
-        options = [(0, self.pens[rank], m - unit, None)]
+        options: list[Option] = [(0, self.pens[rank], m - unit, None)]
         for k in range(1, min((m >> base) & 3, MAX_SET_NATURALS) + 1):
             meld = ("set", (rank,) * k)
             meld = shapes.get(meld) or shapes.keep(meld, meld)
@@ -157,7 +162,7 @@ class SuitTable:
             options.append((need, 0, sub, meld))
         return options
 
-    def compute(self, m: int) -> tuple:
+    def compute(self, m: int) -> Entry:
         """The entry of suit `m` (see the module's docstring), remembered."""
         if not m:
             return self.entries.keep(0, EMPTY_SUIT)
@@ -166,7 +171,7 @@ class SuitTable:
         total = sum(pen * n for pen, n in zip(self.pens[1:], counts, strict=True))
         length = 2 * naturals + 1
         values = [BIG] * length
-        choices: list = [None] * length
+        choices: list[tuple[Any, int, int] | None] = [None] * length
         for need, add, sub, meld in self._options(m):
             choice = (meld, need, sub)  # one object, shared by every w it wins
             sub_values = self.entry(sub)[ROW]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from django.db.models import Exists, OuterRef, Prefetch, Q
 
@@ -41,22 +41,24 @@ class HostFollows(TypedDict):
 def game_for_viewer(
     game_id: int, user: User
 ) -> tuple[WithAnnotations[Game, HostFollows] | None, Seat | None]:
-    """The game with its host, and its seats with their players and ratings in seat order
+    """The game and its seats with their players and ratings in seat order
     (`game.seats.all()` for the pages' selectors, read once), the viewer's among them: two
-    queries."""
+    queries (a third only for a viewer without a seat at a friends-only game: whether its host
+    follows them, which can_watch then asks)."""
     seats = Seat.objects.select_related("user", "user__rating").order_by("index")
-    game = (
-        Game.objects.filter(pk=game_id)
-        .select_related("created_by")
-        .annotate(host_follows_viewer=host_follows(user))
-        .prefetch_related(Prefetch("seats", queryset=seats))
-        .first()
-    )
+    found = Game.objects.filter(pk=game_id).prefetch_related(Prefetch("seats", queryset=seats))
+    game = cast("WithAnnotations[Game, HostFollows] | None", found.first())
     if game is None:
         return None, None
     seat = None
     if user.is_authenticated:
         seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    game.host_follows_viewer = (
+        seat is None
+        and game.friends_only
+        and user.is_authenticated
+        and Follow.objects.filter(follower_id=game.created_by_id, followee_id=user.pk).exists()
+    )
     return game, seat
 
 

@@ -124,7 +124,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
                 checked += check(asked(seat, client.get(table)), game, seat, one_deck)
             if step % 11 == 0:
                 checked += check(client.get(poll, {"v": 0}), game, seat, one_deck)
-            if step % 3 == 0 and marks.get(seat):  # the table's own poll: its parts
+            if step % 5 == 0 and marks.get(seat):  # the table's own poll: its parts
                 response = asked(seat, client.get(poll, marks[seat], **TABLE_ASKS))
                 checked += check(response, game, seat, one_deck)
                 checked += check(client.get(history), game, seat, one_deck)

@@ -7,6 +7,7 @@ new one.
 Each count is the whole request's: the session comes from the cache, then the player (auth), the
 page's own reads, and on a full page the bar's count of new notices (one query)."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -39,12 +40,16 @@ from tests.views.helpers import (
 pytestmark = [pytest.mark.django_db, pytest.mark.queries]
 
 
-def count(client, name, *args, status=200, move=None, **params) -> int:
-    """The queries of one GET of the page `name` (which answers `status`), or of one POST of
-    the form `move` as HTMX sends it."""
+TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
+MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
+
+
+def count(client, name, *args, status=200, move=None, headers=None, **params) -> int:
+    """The queries of one GET of the page `name` (which answers `status`, with `headers`), or
+    of one POST of the form `move` as HTMX sends it."""
     with CaptureQueriesContext(connection) as queries:
         if move is None:
-            response = client.get(reverse(name, args=args), params)
+            response = client.get(reverse(name, args=args), params, **(headers or {}))
         else:
             response = client.post(reverse(name, args=args), move, HTTP_HX_REQUEST="true")
     assert response.status_code == status, (name, response.status_code)
@@ -100,7 +105,7 @@ SMALL_GAME = {"players": 2, "moves": 4, "messages": 0}
 LARGE_GAME = {"players": 8, "moves": 200, "messages": 50}
 
 TABLE = {
-    # The player (auth), the game with its host, its seats with their players (the player's
+    # The player (auth), the game, its seats with their players (the player's
     # among them), the players' vacations under way, the moves since they last looked, the next
     # game waiting on them, the chat with its authors, their mutes, the bar's count; then what
     # they have seen and when they were here are written, in one update (outside a test's
@@ -124,11 +129,18 @@ TABLE = {
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
     "discard": 17,
+    # The table's own poll, answered in parts: the changed poll's reads, none more.
+    "parts": 6,
     "spectator's table": 7,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
     "spectator's changed poll": 7,
     "spectator's history": 5,
 }
+
+
+def held(client, game) -> dict:
+    """The marks of what the table page holds (#table-marks), as its requests send them."""
+    return dict(MARK.findall(client.get(reverse("game", args=[game.pk])).content.decode()))
 
 
 def table_counts(client, game, me) -> dict[str, int]:
@@ -141,6 +153,14 @@ def table_counts(client, game, me) -> dict[str, int]:
         "unchanged poll": count(client, "game_table", game.pk, status=204, v=v, c=chat),
         "changed poll": count(client, "game_table", game.pk, v=game.version - 1, c=chat),
         "changed poll, new chat": count(client, "game_table", game.pk, v=game.version - 1),
+        # The table's own poll from a page of this round: its parts (the hand's mark unchanged).
+        "parts": count(
+            client,
+            "game_table",
+            game.pk,
+            headers=TABLE_ASKS,
+            **{**held(client, game), "v": game.version - 1},
+        ),
         "history": count(client, "game_history", game.pk),
         "chat": count(client, "game_chat", game.pk),
         "draw": count(

@@ -12,13 +12,10 @@ part of a hand's code, the penalty they would have cost, the `CrossSet`s)."""
 from __future__ import annotations
 
 from itertools import product
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from .cache import CACHE
-from .encoding import FIELD, LOW_BITS, joined
-
-if TYPE_CHECKING:
-    from .suits import SuitTable
+from .encoding import FIELD, LOW_BITS, SuitTables, joined
 
 # A choice of cross-suit sets: (wilds needed, naturals taken, penalty saved, the sets).
 Choice = tuple[int, int, int, tuple["CrossSet", ...]]
@@ -100,7 +97,7 @@ def cross_keys(suits: list[int], budget: int) -> list[int]:
     return keys
 
 
-def cross_choices(table: SuitTable, keys: list[int]) -> list[Choice]:
+def cross_choices(table: SuitTables, keys: list[int]) -> list[Choice]:
     """Every choice of cross-suit sets for the ranks of `keys` (one set at most per rank; none
     at all first, and alone if `keys` is empty), as tuples (see the module's docstring). Each
     rank's own list is remembered in the suit `table` (its penalties and card codes)."""
@@ -121,7 +118,7 @@ def cross_choices(table: SuitTable, keys: list[int]) -> list[Choice]:
     return choices or NO_CHOICE
 
 
-def _choice(table: SuitTable, option: CrossOption) -> Choice:
+def _choice(table: SuitTables, option: CrossOption) -> Choice:
     codes = tuple(table.codes[s][option.rank] for s in range(4) for _ in range(option.copies[s]))
     cross_set = CrossSet(option.need, option.rank, codes, option.copies)
     return (option.need, option.taken, table.pens[option.rank] * option.naturals, (cross_set,))

@@ -17,12 +17,23 @@ A card's key names its face as suit number << 4 | rank (an int: cheaper than a p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..cards import JOKER_SUIT, SUITS
+from .cache import Memo
 
-if TYPE_CHECKING:
-    from .suits import SuitTable
+
+class SuitTables(Protocol):
+    """What the encoding and the cross-suit choices read of the suit tables (suits.SuitTable),
+    named here, below both, so that neither imports the module that imports them."""
+
+    @property
+    def pens(self) -> tuple[int, ...]: ...
+    @property
+    def codes(self) -> list[tuple[int, ...]]: ...
+    @property
+    def cross_rows(self) -> Memo: ...
+
 
 FIELD = 2  # bits per rank in a suit vector
 UNIT = (0, *(1 << FIELD * (r - 1) for r in range(1, 14)))  # one card of rank r (ace = 1)
@@ -100,14 +111,14 @@ def lone(m: int, aces_high: bool) -> int:
     return alone
 
 
-class Context:
+class Context[Tables: SuitTables]:
     """What the fast path needs for one wild rank and one set of penalty switches: each card's
     code (`enc`, by suit letter then rank; `suit_enc`, by suit number then rank) and the suit
     table for the penalty switches."""
 
     __slots__ = ("aces_high", "enc", "suit_enc", "table")
 
-    def __init__(self, wild_rank: int | None, table: SuitTable, aces_high: bool) -> None:
+    def __init__(self, wild_rank: int | None, table: Tables, aces_high: bool) -> None:
         self.table = table
         self.aces_high = aces_high
         self.enc: dict[str, tuple[int, ...]] = {JOKER_SUIT: (WILD_ONE,)}

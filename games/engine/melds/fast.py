@@ -78,14 +78,14 @@ from .suits import (
 )
 
 
-def context(wild_rank: int | None, rules: Rules) -> Context:
+def context(wild_rank: int | None, rules: Rules) -> Context[SuitTable]:
     """The fast path's context for a wild rank and `rules`' penalty switches."""
     last = CACHE.last_context
     if last[0] is rules and last[1] == wild_rank:
-        known: Context = last[2]
+        known: Context[SuitTable] = last[2]
         return known
     key = (wild_rank, rules.aces_high, rules.face_cards_by_rank)
-    found: Context | None = CACHE.contexts.get(key)
+    found: Context[SuitTable] | None = CACHE.contexts.get(key)
     if found is None:
         table = suit_table(rules)
         found = CACHE.contexts.keep(key, Context(wild_rank, table, rules.aces_high))
@@ -143,7 +143,7 @@ def _suit_entries(
 
 
 def _from_code(
-    hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, ctx: Context
+    hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, ctx: Context[SuitTable]
 ) -> FastHand | None:
     """The hand as a `FastHand`, from its code; None if a card is held more than three times
     (the general search handles that)."""
@@ -157,7 +157,7 @@ def _from_code(
     return FastHand(hand, wild_rank, rules, table, suits, wild_cards, entries, total)
 
 
-def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrangement:
+def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context[SuitTable]) -> Arrangement:
     """A hand without wilds that holds no card twice (the common one-deck case) and might meld.
     Its sets are ranks held in three or four suits; each suit's runs come from the suit table."""
     masks = suits_of(code)
@@ -226,7 +226,7 @@ def _plain_arrangement(hand: Sequence[Card], code: int, ctx: Context) -> Arrange
 
 
 def _doubled_arrange(
-    hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, ctx: Context
+    hand: Sequence[Card], wild_rank: int | None, rules: Rules, code: int, ctx: Context[SuitTable]
 ) -> Arrangement | None:
     """A hand without wilds that holds a card twice; None when a card is held four times or
     more."""
@@ -255,7 +255,7 @@ def _wild_arrange(
     rules: Rules,
     codes: list[int],
     code: int,
-    ctx: Context,
+    ctx: Context[SuitTable],
 ) -> Arrangement | None:
     """A hand holding wilds (`codes`: each card's code, `code` their sum); None when a card is
     held more than three times or the hand holds more wilds than a padded row."""

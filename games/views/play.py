@@ -153,7 +153,10 @@ def _table_context(request, game, seat, error=None, *, partial=False, hand_shown
         context["poll_seconds"] = BOT_POLL_SECONDS
     if not partial:  # the line above the table, its league or tournament: the page's, not a poll's
         context.update(game_competition(game.pk))
-    if request.user.is_authenticated:
+    # The next game waiting on the player depends on their other games alone: drawn with the
+    # whole table and with their own move's answer, not with the parts after another's move.
+    others_move = parts and request.method == "GET"
+    if request.user.is_authenticated and not others_move:
         next_id, waiting = lists.next_game(request.user, besides=game.pk)
         context["next_game"] = {"game_id": next_id, "waiting": waiting}
     return context

@@ -129,8 +129,8 @@ TABLE = {
     # And the next player's turn mail: their verified address, their preferences, the mail
     # already queued for this turn, the row written (in a savepoint), their push subscriptions.
     "discard": 17,
-    # The table's own poll, answered in parts: the changed poll's reads, none more.
-    "parts": 6,
+    # The table's own poll, answered in parts: the changed poll's reads but the next game.
+    "parts": 5,
     "spectator's table": 7,  # no moves since, no chat, nothing written
     "spectator's unchanged poll": 3,  # no seat found, then the game
     "spectator's changed poll": 7,

@@ -5,10 +5,14 @@ PostgreSQL database of yours)."""
 
 import random
 import re
+import statistics
+import time
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.test import Client
+from django.template import engines
+from django.template.loader import get_template
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
@@ -17,9 +21,12 @@ from devtools.timing import time_page
 from games import services
 from games.engine import GameState, Rules, get_bot
 from games.models import Game, Seat
+from games.presentation import card_info
+from games.selectors import table, viewer
 
 MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
 TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
+CARD_ROW = "{% load cards %}{% for c in cards %}{% card c %}{% endfor %}"
 
 
 class Command(BaseCommand):
@@ -58,6 +65,7 @@ class Command(BaseCommand):
         medians = {}
         for name, url, query, headers in pages:
             medians[name] = self._time(client, name, url, query, requests, headers)
+        self._templates(game, player, requests)
         if history:
             self._finished_games(player, history)
             targets = {"dashboard": 2, "table partial after a change": 1.2,
@@ -75,6 +83,32 @@ class Command(BaseCommand):
                     f"  {name} at {history} finished games: {ratio:.2f}x "
                     f"(target {target}x: {verdict})"
                 )
+
+    def _templates(self, game: Game, player: User, requests: int) -> None:
+        """What the template engine alone costs: the table's answers drawn from a context built
+        once, and one card (the `card` tag, a hundred in a row)."""
+        game, seat = viewer.game_for_viewer(game.pk, player)
+        whole = table.table(game, seat)
+        parts = table.table(game, seat, parts=True, hand_shown=whole["hand_mark"])
+        request = RequestFactory().get("/")
+        request.user = player
+        common = {"game": game, "me": seat, "poll_seconds": 5, "chat_version": 0}
+        cards = [card_info(c) for c in GameState.new(Rules(), 2, "bench").stock[:100]]
+        drawn = [
+            ("whole partial", get_template("games/table.html#answer"), {**common, **whole}, 1),
+            ("the parts", get_template("games/table.html#parts"), {**common, **parts}, 1),
+            ("one card", engines["django"].from_string(CARD_ROW), {"cards": cards}, len(cards)),
+        ]
+        self.stdout.write("the template engine alone (a context built once):")
+        for name, page, context, per in drawn:
+            times = []
+            for _ in range(requests):
+                start = time.perf_counter()
+                page.render(context, request)
+                times.append((time.perf_counter() - start) * 1000 / per)
+            median = statistics.median(times)
+            shown = f"{median:6.3f} ms" if per == 1 else f"{median * 1000:6.1f} µs each"
+            self.stdout.write(f"  {name:30s} median {shown}")
 
     def _time(self, client, name, url, query, requests, headers=None) -> float:
         page = time_page(client, url, query, requests, warmup=0, headers=headers)

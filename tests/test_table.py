@@ -522,3 +522,25 @@ def test_a_refused_move_answers_the_whole_table_with_its_message(client, duel):
     answer = client.post(reverse("move_draw", args=[game.pk]), data, **TABLE_ASKS)
     assert answer.status_code == 409 and not answer.has_header("HX-Reswap")
     assert 'id="table"' in answer.content.decode()
+
+
+def test_the_parts_close_the_last_rounds_summary_once_each_has_played_a_turn(client, duel):
+    """The summary of the round just ended opens with the new round, and closes as each player
+    has played a turn in it: the parts carry it while it is fresh and as it stops being so."""
+    game, by_seat = duel
+    play_on(game, until=lambda game: game.round_index >= 1)
+    viewer = 1 - game.to_move_seat
+    client.force_login(by_seat[viewer])
+    shown = marks(page(client, "game", game))
+    summaries = []
+    for _move in range(6):  # three turns of draw and discard: past a turn each
+        play_one(game, by_seat)
+        if game.round_index != 1:
+            break
+        answer = client.get(reverse("game_table", args=[game.pk]), shown, **TABLE_ASKS)
+        html = answer.content.decode()
+        found = re.search(r'<details[^>]*id="round-summary"[^>]*>', html)
+        summaries.append(None if found is None else " open" in found.group(0))
+        shown = marks(answer)
+    assert summaries[:2] == [True, True] and False in summaries  # fresh, then closed
+    assert summaries[-1] is None  # and no longer sent

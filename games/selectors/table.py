@@ -40,8 +40,9 @@ def table(
     `parts`: only what a move can change within a round (the head, the players, the piles, the
     round's discards, the news since the last visit; templates/games/table.html#parts), for a
     page that shows this round already; and the hand only when its mark (`hand_mark`) is not
-    `hand_shown`, the one the page holds. What stays as it was within a round (the last round's
-    summary, the scoresheet, the rules) is left out, and so is the hint's search."""
+    `hand_shown`, the one the page holds. What stays as it was within a round (the scoresheet,
+    the rules; the last round's summary once a turn each was played) is left out, and so is the
+    hint's search."""
     over = game.status == Game.Status.FINISHED
     assert game.state is not None, "a table is of a game that has started"
     state = GameState.from_dict(game.state)
@@ -98,7 +99,9 @@ def table(
     if seat is not None and seat.seen_version < game.version:
         since = since_lines(moves_since(game, seat)[:60], names, view)
     last_round = None
-    if view.round_results and not parts:
+    # In parts, the last round's summary only while the new round is young, and as it stops
+    # being so (a turn each played): it opens fresh, then closes.
+    if view.round_results and (not parts or _turns_this_round(view) <= view.players):
         result = view.round_results[-1]
         last_round = {
             "number": result.round_index + 1,

@@ -18,6 +18,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 
+from .windows import Window, window_add, window_of
+
 
 def address_of(request) -> str | None:
     """The client's address, as the limits count it: an IPv6 client holds a whole network
@@ -36,12 +38,10 @@ def address_of(request) -> str | None:
     return address
 
 
-def _window(action: str, address: str, now: float) -> tuple[str, float, int]:
-    """The cache key of the address's count of `action` in the present window, when the window
-    ends, and how many the window allows."""
+def _window(action: str, address: str, now: float) -> tuple[Window, int]:
+    """The address's window of `action` that `now` falls in, and how many it allows."""
     allowed, seconds = settings.LOGIN_ADDRESS_LIMITS[action]
-    window = int(now // seconds)
-    return f"login-address:{action}:{address}:{window}", (window + 1) * seconds, allowed
+    return window_of(f"login-address:{action}:{address}", seconds, now), allowed
 
 
 def refused_until(request) -> float | None:
@@ -51,29 +51,22 @@ def refused_until(request) -> float | None:
         return None
     now = time.time()
     windows = [_window(action, address, now) for action in settings.LOGIN_ADDRESS_LIMITS]
-    counts = cache.get_many([key for key, _, _ in windows])
-    ends = [end for key, end, allowed in windows if counts.get(key, 0) >= allowed]
+    counts = cache.get_many([window.key for window, _ in windows])
+    ends = [window.ends for window, allowed in windows if counts.get(window.key, 0) >= allowed]
     return max(ends) if ends else None
 
 
 def count(request, action: str) -> None:
     """One more login ("login") or wrong password ("login_failed") from the request's address."""
-    address = address_of(request)
-    if not address:
-        return
-    key, end, _ = _window(action, address, time.time())
-    timeout = max(1, int(end - time.time()) + 1)
-    if not cache.add(key, 1, timeout=timeout):
-        try:
-            cache.incr(key)
-        except ValueError:  # the window's key expired between add and incr: a new one
-            cache.add(key, 1, timeout=timeout)
+    if address := address_of(request):
+        now = time.time()
+        window_add(_window(action, address, now)[0], now)
 
 
 def forget(request) -> None:
     """A password reset: the address's failures so far no longer hold it back."""
     if address := address_of(request):
-        cache.delete(_window("login_failed", address, time.time())[0])
+        cache.delete(_window("login_failed", address, time.time())[0].key)
 
 
 def _reset(sender, request, **kwargs) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.windows import window_add, window_of
 
 from .errors import GameError
 
@@ -32,14 +32,7 @@ def rate_limit_consume(*, user: User, action: str, scope: str = "") -> None:
     in this window passes the limit for the action."""
     count, seconds = settings.RATE_LIMITS[action]
     now = time.time()
-    window = int(now // seconds)
-    key = f"rate:{action}:{user.pk}:{scope}:{window}"
-    cache.add(key, 0, timeout=seconds + 1)
-    try:
-        used = cache.incr(key) or 0  # Redis not answering: nothing counted, nothing refused
-    except ValueError:  # the window's key expired between add and incr: a new one
-        cache.add(key, 1, timeout=seconds + 1)
-        used = 1
-    if used > count:
-        retry_after = max(1, int((window + 1) * seconds - now) + 1)
+    window = window_of(f"rate:{action}:{user.pk}:{scope}", seconds, now)
+    if window_add(window, now) > count:
+        retry_after = max(1, int(window.ends - now) + 1)
         raise GameError(_refusal(action), status=429, retry_after=retry_after)

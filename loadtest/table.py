@@ -65,11 +65,16 @@ class Table:
         return self.discards[0][0] if self.discards else None
 
 
+def marks_of(page: str) -> dict[str, str]:
+    """The marks of what a page or an answer holds (#table-marks): v, c, r, h."""
+    return dict(MARK.findall(page))
+
+
 def parse_table(page: str, kept: Table | None = None) -> Table | None:
     """The table in a page or partial, or None when there is none (not a game page). An answer
     in parts (table.html#parts, no table element) updates `kept`, the table the page holds: its
     marks and piles always, its hand when the answer carries one."""
-    marks = dict(MARK.findall(page))
+    marks = marks_of(page)
     found = TABLE.search(page)
     if found is None:
         if kept is None or "v" not in marks:

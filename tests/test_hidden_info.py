@@ -3,7 +3,6 @@ the other players' hands, the stock, the discard pile below its top card (but fo
 everyone saw go by this round)."""
 
 import random
-import re
 from html.parser import HTMLParser
 
 import pytest
@@ -16,12 +15,10 @@ from games.models import Game
 from games.presentation import card_info
 from tests.factories import UserFactory, play_on, started_game
 from tests.hidden import hidden_from
+from tests.views.helpers import TABLE_ASKS, marks
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
-MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
-# A request of the table's own, as htmx sends it: its answer may be the table's parts.
-TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
 
 
 class PresentOnly(HTMLParser):
@@ -95,13 +92,13 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
     rounds = rules.round_count
     one_deck = rules.deck_count(players) == 1 and not rules.jokers
     clients = {}
-    marks = {}  # what each player's page holds (#table-marks), which it sends as a browser does
+    held = {}  # what each player's page holds (#table-marks), which it sends as a browser does
     parts = []  # the answers that were the table's parts
 
     def asked(seat, response):
         if response.get("HX-Reswap") == "none":
             parts.append(response)
-        marks[seat] = dict(MARK.findall(response.content.decode())) or marks.get(seat, {})
+        held[seat] = marks(response) or held.get(seat, {})
         return response
 
     for seat in game.seats.select_related("user"):
@@ -124,8 +121,8 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
                 checked += check(asked(seat, client.get(table)), game, seat, one_deck)
             if step % 11 == 0:
                 checked += check(client.get(poll, {"v": 0}), game, seat, one_deck)
-            if step % 5 == 0 and marks.get(seat):  # the table's own poll: its parts
-                response = asked(seat, client.get(poll, marks[seat], **TABLE_ASKS))
+            if step % 5 == 0 and held.get(seat):  # the table's own poll: its parts
+                response = asked(seat, client.get(poll, held[seat], **TABLE_ASKS))
                 checked += check(response, game, seat, one_deck)
                 checked += check(client.get(history), game, seat, one_deck)
         if step % 13 == 0:
@@ -141,7 +138,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
         else:
             choice = rng.choice(state.legal_actions()).to_dict()
         name = {"draw": "move_draw", "discard": "move_discard", "go_out": "move_go_out"}
-        data = {**marks.get(mover, {}), "version": game.version,
+        data = {**held.get(mover, {}), "version": game.version,
                 "source": choice.get("source", ""), "card": choice.get("card", "")}  # fmt: skip
         response = clients[mover].post(
             reverse(name[choice["type"]], args=[game.pk]), data, **TABLE_ASKS

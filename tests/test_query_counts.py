@@ -7,7 +7,6 @@ new one.
 Each count is the whole request's: the session comes from the cache, then the player (auth), the
 page's own reads, and on a full page the bar's count of new notices (one query)."""
 
-import re
 from datetime import timedelta
 
 import pytest
@@ -30,18 +29,16 @@ from tests.factories import (
     started_game,
 )
 from tests.views.helpers import (
+    TABLE_ASKS,
     a_game_where_the_other_moved,
     finished_game,
     follow,
+    marks,
     rated_players,
     shared_game,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.queries]
-
-
-TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
-MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
 
 
 def count(client, name, *args, status=200, move=None, headers=None, **params) -> int:
@@ -140,7 +137,7 @@ TABLE = {
 
 def held(client, game) -> dict:
     """The marks of what the table page holds (#table-marks), as its requests send them."""
-    return dict(MARK.findall(client.get(reverse("game", args=[game.pk])).content.decode()))
+    return marks(client.get(reverse("game", args=[game.pk])))
 
 
 def table_counts(client, game, me) -> dict[str, int]:

@@ -16,6 +16,7 @@ from games.engine import Card, Discard, Draw, GameState, Rules
 from games.models import Game
 from games.presentation import card_info
 from tests.factories import UserFactory, play_on, play_one, started_game
+from tests.views.helpers import TABLE_ASKS, marks
 
 pytestmark = pytest.mark.django_db
 
@@ -445,13 +446,6 @@ def test_signing_up_from_a_link_comes_back_to_it(client):
 
 
 # -- an answer in parts: what a move changed, swapped in place --------------------------------
-
-MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
-TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
-
-
-def marks(response) -> dict:
-    return dict(MARK.findall(response.content.decode()))
 
 
 def swapped(response) -> set[str]:

@@ -1,5 +1,5 @@
 """Shared by the page tests: games finished and shared between players, a follow, a game where
-the other player moved, rated players."""
+the other player moved, rated players; the table's marks and its own requests' headers."""
 
 import datetime
 
@@ -7,8 +7,19 @@ from django.utils import timezone
 
 from games import friends
 from games.models import Rating, RatingChange, RoundScore, Seat
+from loadtest.table import marks_of
 from tests.factories import GameFactory, UserFactory, started_game
 from tests.notifications.helpers import play_turn, seat_to_move
+
+# A request of the table's own, as htmx sends it: its answer may be the table's parts.
+TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
+
+
+def marks(response) -> dict[str, str]:
+    """The marks of what a table page or answer holds (#table-marks), which the table's
+    requests send."""
+    return marks_of(response.content.decode())
+
 
 EPOCH = timezone.now() - datetime.timedelta(days=100)  # finished_game's day 0
 

@@ -4,7 +4,6 @@ database: `make bench` gives it one (VAR_DIR in a temporary folder, SQLite; with
 PostgreSQL database of yours)."""
 
 import random
-import re
 import statistics
 import time
 
@@ -23,8 +22,8 @@ from games.engine import GameState, Rules, get_bot
 from games.models import Game, Seat
 from games.presentation import card_info
 from games.selectors import table, viewer
+from loadtest.table import marks_of
 
-MARK = re.compile(r'<input type="hidden" name="([vcrh])" value="([^"]*)">')
 TABLE_ASKS = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "table"}
 CARD_ROW = "{% load cards %}{% for c in cards %}{% card c %}{% endfor %}"
 
@@ -51,7 +50,7 @@ class Command(BaseCommand):
         poll = reverse("game_table", args=[game.pk])
         # What the page holds (its #table-marks), as it sends them after another's move: its
         # version one behind, the same round and hand. The answer is the table's parts.
-        held = dict(MARK.findall(client.get(table).content.decode()))
+        held = marks_of(client.get(table).content.decode())
         pages = [
             ("table page", table, {}, {}),
             ("table partial after a change", poll, {"v": "0"}, {}),

@@ -21,48 +21,31 @@ document.addEventListener("visibilitychange", () => {
 // The table hears of its game's changes as they happen: a stream of server-sent events
 // (/games/N/events/, open while the page is visible) says "changed", and the table then asks as
 // its poll would, sending the marks of what it holds (#table-marks): the answer is the parts that
-// changed, swapped in place, or the whole table. While the stream is open the timed poll runs once a minute only, a fallback;
-// where there is no stream (the server answers 204, or the browser has none) it polls as before.
+// changed, swapped in place, or the whole table. While the stream is open the timed poll runs
+// once a minute only, a fallback; where there is no stream (the server answers 204, or the
+// browser has none) it polls as before. The table's requests wait for one another
+// (hx-sync="this:queue last"): an event heard while the player's own move is on its way asks
+// after it, with the marks the move brought, and is answered 204 when nothing else changed.
+// (htmx's SSE extension keeps a stream open in a hidden tab and cannot skip the player's own
+// move without eval, which the Content-Security-Policy forbids: hence these few lines.)
 (() => {
   const FALLBACK_MS = 60000;
   let stream = null;
   let lastAsked = Date.now();
-  // The table's own request on its way (the player's move, most often, whose event comes before
-  // its answer): an event waits for it in `pending`.
-  let busy = false;
-  let pending = null;
   const table = () => document.getElementById("table");
   const live = () => stream && stream.readyState === EventSource.OPEN;
-  const merged = (a, b) => ({
-    v: Math.max(a.v, b.v),
-    chat: a.chat || b.chat,
-    over: a.over || b.over,
-  });
 
-  function consider(data) {
-    const t = table();
-    if (!t?.hasAttribute("hx-get")) return;
-    // A move the table shows already (the player's own, answered by its move): nothing to ask.
-    const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
-    if (known && !data.chat && !data.over) return;
-    htmx.trigger(t, "refresh");
-  }
-  function settled() {
-    busy = false;
-    if (pending) {
-      const data = pending;
-      pending = null;
-      consider(data);
-    }
-  }
   function open() {
     const url = table()?.dataset.events;
     if (stream || !url || !window.EventSource || document.visibilityState !== "visible") return;
     stream = new EventSource(url);
     stream.addEventListener("changed", (event) => {
       const data = JSON.parse(event.data || "{}");
-      if (busy) pending = pending ? merged(pending, data) : data;
-      else consider(data);
+      const t = table();
+      if (!t?.hasAttribute("hx-get")) return;
+      // A move the table shows already (the player's own, answered by its move): nothing to ask.
+      const known = typeof data.v === "number" && data.v <= Number(t.dataset.version);
+      if (!known || data.chat || data.over) htmx.trigger(t, "refresh");
     });
     stream.addEventListener("error", () => {
       if (stream && stream.readyState === EventSource.CLOSED) stream = null; // polls instead
@@ -85,13 +68,8 @@ document.addEventListener("visibilitychange", () => {
       event.preventDefault();
     }
   });
-  document.addEventListener("htmx:beforeSend", (event) => {
-    // sent: not a poll held back
-    if (event.detail.target && event.detail.target.id === "table") busy = true;
-  });
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.elt && event.detail.elt.id === "table") lastAsked = Date.now();
-    if (busy && !event.detail.successful) settled(); // no swap will follow
+    if (event.detail.elt?.id === "table") lastAsked = Date.now();
   });
   document.addEventListener("htmx:afterSettle", () => {
     // An answer in parts (table.html#parts) leaves the table's element in place: its version
@@ -99,9 +77,8 @@ document.addEventListener("visibilitychange", () => {
     const t = table();
     const marks = document.querySelector("#table-marks input[name=v]");
     if (t && marks) t.dataset.version = marks.value;
-    if (busy) settled();
-    if (!table()?.dataset.events) close();
-    else open(); // the game ended: no more
+    if (t?.dataset.events) open();
+    else close(); // the game ended: no more
   });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", open);
   else open();

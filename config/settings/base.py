@@ -6,6 +6,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.utils.csp import CSP
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -334,6 +335,11 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CELERY_TASK_IGNORE_RESULT = True
+# Bot turns have a queue of their own; a worker consumes every queue named here, taking them in
+# turn (kombu rotates them), so a pile of bot turns cannot hold back the mail or the sweeps.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery"), Queue("bots"))
+CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task loses nothing: the task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -23,3 +23,27 @@ def test_a_worker_that_starts_proves_itself_at_once_without_waiting_for_beat(wor
     """No beat runs here: the heartbeat can only come from the worker's own start, so /healthz
     is green seconds after a (re)start rather than at beat's next tick, 30 s later."""
     assert wait_for(lambda: Heartbeat.objects.filter(name="worker").exists(), timeout=10)
+
+
+def test_a_pile_of_bot_turns_does_not_hold_back_the_mail_and_the_sweeps(settings):
+    """Bot turns have a queue of their own, which a worker takes in turn with the others: a task
+    queued behind 100 bot turns runs long before the last of them, not after."""
+    import os
+
+    import redis
+    from celery.contrib.testing.worker import start_worker
+
+    from tests.workers import clear_broker
+
+    clear_broker()
+    for _ in range(100):  # turns of a game that is gone: each a quick no-op in the worker
+        tasks.bot_move.delay(10**9, 1)
+    tasks.heartbeat.delay("behind-the-bots")
+    broker = redis.Redis.from_url(os.environ["REDIS_URL"])
+    waiting = lambda: sum(broker.llen(q) for q in ("bots", "celery"))  # noqa: E731
+    assert waiting() == 101
+    with start_worker(celery_app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        assert wait_for(lambda: Heartbeat.objects.filter(name="behind-the-bots").exists())
+        left = waiting()
+    clear_broker()
+    assert left > 50, f"the heartbeat waited for {100 - left} bot turns"

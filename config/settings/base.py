@@ -338,7 +338,7 @@ CELERY_TASK_IGNORE_RESULT = True
 # Bot turns have a queue of their own; a worker consumes every queue named here, taking them in
 # turn (kombu rotates them), so a pile of bot turns cannot hold back the mail or the sweeps.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue("celery"), Queue("bots"))
+CELERY_TASK_QUEUES = (Queue("celery", routing_key="celery"), Queue("bots", routing_key="bots"))
 CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task loses nothing: the task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

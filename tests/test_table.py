@@ -120,6 +120,60 @@ def test_the_hint_never_suggests_throwing_back_the_card_just_taken(client, duel)
     assert hint["discard"] is not None and hint["discard"].token in legal
 
 
+def test_the_hint_says_why_in_a_sentence(client, duel):
+    """7H 8H KS, and the 2C taken: the hint throws the KS, which goes with none of the others,
+    and says it keeps the 7 and 8 of hearts towards a run. Only the player's own cards."""
+    game, by_seat = duel
+    state = GameState.from_dict(game.state)
+    seat = state.to_move
+    state.hands[seat] = [Card.from_token(t) for t in ("7H", "8H", "KS")]
+    state.discard_pile = [Card.from_token("5D"), Card.from_token("2C")]
+    state.apply(Draw(seat, "discard"))
+    game.state, game.version = state.to_dict(), state.action_count
+    game.save()
+    client.force_login(by_seat[seat])
+    response = page(client, "game", game)
+    hint = response.context["hint"]
+    assert hint["discard"].token == "KS"
+    assert hint["why"] == [
+        "The king of spades goes with none of your other cards.",
+        "It keeps the 7 of hearts and 8 of hearts towards a run.",
+    ]
+    assert "It keeps the 7 of hearts and 8 of hearts towards a run." in response.content.decode()
+
+
+def _hint_for(client, duel, hand: str, taken: str) -> dict:
+    """The hint of the player to move holding `hand`, after taking `taken` from the discards."""
+    game, by_seat = duel
+    state = GameState.from_dict(game.state)
+    seat = state.to_move
+    state.hands[seat] = [Card.from_token(t) for t in hand.split()]
+    state.discard_pile = [Card.from_token("5D"), Card.from_token(taken)]
+    state.apply(Draw(seat, "discard"))
+    game.state, game.version = state.to_dict(), state.action_count
+    game.save()
+    client.force_login(by_seat[seat])
+    return page(client, "game", game).context["hint"]
+
+
+def test_the_hints_reasons_name_a_set_and_never_a_wild_card(client, duel):
+    """3s are wild in the first round. 9C 9D KH + 2C: the two 9s are kept towards a set. 3S 9C
+    KH + 2C: the wild 3S goes with anything, so no reason names it."""
+    hint = _hint_for(client, duel, "9C 9D KH", "2C")
+    assert hint["discard"].token == "KH"
+    assert hint["why"] == [
+        "The king of hearts goes with none of your other cards.",
+        "It keeps the 9 of clubs and 9 of diamonds towards a set.",
+    ]
+    game, _ = duel
+    game.refresh_from_db()
+    game.state = GameState.new(Rules(), 2, "again").to_dict()
+    game.save()
+    hint = _hint_for(client, duel, "3S 9C KH", "2C")
+    assert hint["discard"].token == "KH"
+    assert hint["why"] == ["The king of hearts goes with none of your other cards."]
+
+
 def test_no_discard_hint_while_another_player_is_to_discard(client, duel):
     game, by_seat = duel
     play_one(game, by_seat)  # the player to move drew; now they discard

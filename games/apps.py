@@ -7,8 +7,10 @@ class GamesConfig(AppConfig):
     def ready(self):
         # A provider's inbound webhook hands replies to turn mails to games/mailplay/; every save
         # of a game is news to its open tables (games/events.py).
-        from . import events
+        # Every process counts its database queries and tasks for /metrics (games/metrics.py).
+        from . import events, metrics
         from .mailplay import webhook
 
         webhook.connect()
         events.connect()
+        metrics.connect()

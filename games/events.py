@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from .errors import GameError
+from .metrics import STREAMS
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -226,6 +227,7 @@ async def event_stream(
             retry_after=RETRY_MILLISECONDS // 1000,
         )
 
+    STREAMS.inc()
     response = StreamingHttpResponse(
         CountedStream(game_events(game_id, on_tick=on_tick), key), content_type="text/event-stream"
     )
@@ -261,4 +263,5 @@ class CountedStream:
     def close(self) -> None:
         if not self.freed:
             self.freed = True
+            STREAMS.dec()
             place_give_back(self.key)

@@ -45,8 +45,11 @@ def bot_move(game_id: int, version: int) -> bool:
 
 @shared_task
 def deadlines_sweep() -> dict:
-    """Overdue turns, autopilot, drops, reminders, lost tasks (beat, every 30 s)."""
-    return sweep().as_dict()
+    """Overdue turns, autopilot, drops, reminders, lost tasks (beat, every 30 s). Its last run
+    is a heartbeat of its own, which /metrics shows: only beat queues it."""
+    report = sweep().as_dict()
+    services.heartbeat_record(name="deadlines_sweep")
+    return report
 
 
 @shared_task

@@ -22,6 +22,7 @@ from .views import (
 urlpatterns = [
     path("", play.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("metrics", health.metrics, name="metrics"),
     path("manifest.webmanifest", webapp.manifest, name="webapp_manifest"),
     path("sw.js", webapp.service_worker, name="service_worker"),
     path("notices/", notices.notice_centre, name="notices"),

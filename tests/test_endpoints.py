@@ -61,6 +61,7 @@ ENDPOINTS = {
     # pages anyone signed in may see (their own lists), or anyone at all
     "home": ("ok", "ok", "ok", "ok"),
     "healthz": ("503", "405", "503", "405"),  # no worker heartbeat in tests: 503, never 500
+    "metrics": ("404", "405", "404", "405"),  # no METRICS_TOKEN set: not there for anyone
     "webapp_manifest": ("ok", "405", "ok", "405"),
     "service_worker": ("ok", "405", "ok", "405"),
     "how_to_play": ("ok", "ok", "ok", "ok"),

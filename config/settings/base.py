@@ -49,6 +49,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The operator's figures: every request counted and timed by its view (games/metrics.py).
+    "games.metrics.request_metrics",
     # First: a login from an address its limits refuse is answered before anything else runs.
     "accounts.middleware.LoginRefusalMiddleware",
     # A mail too large for the inbound webhooks, refused before anything reads it (1 MB, as SMTP).
@@ -347,6 +349,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# /metrics (games/views/health.py, docs/operations.md "Metrics") answers only with this token as
+# a bearer; unset, it is a 404.
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # /healthz answers 503 when the worker's heartbeat (every 30 s) is older than this: four beats.
 WORKER_STALE_SECONDS = int(os.environ.get("WORKER_STALE_SECONDS", "120"))
 # Bots wait a moment before moving, so their play reads like a turn, not a flash.

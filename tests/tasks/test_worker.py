@@ -19,6 +19,19 @@ def test_a_task_sent_through_redis_runs_in_the_worker_and_writes_to_the_database
     assert wait_for(lambda: Heartbeat.objects.filter(name="ci-worker").exists())
 
 
+def test_the_worker_counts_its_tasks_by_name_and_outcome_and_times_them(worker):
+    """/metrics' task figures (games/metrics.py), as the worker (here a thread of this process)
+    counts them."""
+    from prometheus_client import REGISTRY
+
+    labels = {"task": "games.tasks.heartbeat", "outcome": "succeeded"}
+    before = REGISTRY.get_sample_value("tt_tasks_total", labels) or 0
+    tasks.heartbeat.delay("counted")
+    assert wait_for(lambda: (REGISTRY.get_sample_value("tt_tasks_total", labels) or 0) > before)
+    timed = {"task": "games.tasks.heartbeat"}
+    assert REGISTRY.get_sample_value("tt_task_seconds_count", timed) >= 1
+
+
 def test_a_worker_that_starts_proves_itself_at_once_without_waiting_for_beat(worker):
     """No beat runs here: the heartbeat can only come from the worker's own start, so /healthz
     is green seconds after a (re)start rather than at beat's next tick, 30 s later."""

@@ -51,7 +51,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # The operator's figures: every request counted and timed by its view (games/metrics.py).
     "games.metrics.request_metrics",
-    # First: a login from an address its limits refuse is answered before anything else runs.
+    # Then a login from an address its limits refuse is answered before anything else runs.
     "accounts.middleware.LoginRefusalMiddleware",
     # A mail too large for the inbound webhooks, refused before anything reads it (1 MB, as SMTP).
     "games.mailplay.webhook.mail_size_limit",

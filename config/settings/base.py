@@ -51,6 +51,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # The operator's figures: every request counted and timed by its view (games/metrics.py).
     "games.metrics.request_metrics",
+    # Each request's id (the proxy's X-Request-ID, else a new one), which its tasks carry on, and
+    # its line in the log (games/tracing.py).
+    "games.tracing.request_trace",
     # Then a login from an address its limits refuse is answered before anything else runs.
     "accounts.middleware.LoginRefusalMiddleware",
     # A mail too large for the inbound webhooks, refused before anything reads it (1 MB, as SMTP).
@@ -414,13 +417,27 @@ PUSH_SERVICE_HOSTS = env_list(
 # Seconds a push service keeps a notice for a device that is offline.
 PUSH_TTL_SECONDS = 60 * 60 * 24
 
+# LOG_FORMAT=json: one JSON object a line for every record, each request and each task among them
+# (games/tracing.py), with the request id that follows a request into its tasks and mails.
+LOG_JSON = os.environ.get("LOG_FORMAT", "") == "json"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = not LOG_JSON  # the worker's lines are JSON too
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"quiet_polls": {"()": "config.logging.QuietPolls"}},
-    "formatters": {"server": {"format": "[{asctime}] {message}", "style": "{"}},
+    "filters": {
+        "quiet_polls": {"()": "config.logging.QuietPolls"},
+        "request_id": {"()": "games.tracing.RequestIdFilter"},
+    },
+    "formatters": {
+        "server": {"format": "[{asctime}] {message}", "style": "{"},
+        "json": {"()": "games.tracing.JsonLines"},
+    },
     "handlers": {
-        "console": {"class": "logging.StreamHandler"},
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["request_id"],
+            **({"formatter": "json"} if LOG_JSON else {}),
+        },
         "server": {
             "class": "logging.StreamHandler",
             "filters": ["quiet_polls"],
@@ -434,6 +451,8 @@ LOGGING = {
         "uvicorn.error": {"handlers": ["server"], "level": "INFO", "propagate": False},
         # aiosmtpd (manage.py mail_server): each SMTP command of each session, senders included.
         "mail.log": {"level": "WARNING"},
+        # A line per request and per task: with JSON logs only (the servers log their own).
+        "threethirteen": {"level": "INFO" if LOG_JSON else "WARNING"},
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

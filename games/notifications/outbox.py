@@ -6,6 +6,7 @@ delivered (DELIVERERS)."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -23,6 +24,8 @@ from ..selectors.pauses import on_vacation
 from .compose import compose
 from .policy import channels_of, no_longer_wanted, unwanted_reason, wait_while_watching
 from .push import push_send
+
+sent_log = logging.getLogger("threethirteen.mail")  # with the request id that caused it
 
 # A pending mail whose task is this much overdue was lost (a worker killed holding it, a broker
 # outage): the sweep (every 30 s) queues it again. `Notification.enqueued_at` is when its task is
@@ -246,6 +249,11 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
             return reason
         row.status, row.sent_at, row.reason = Notification.Status.SENT, timezone.now(), ""
         row.save(update_fields=["status", "sent_at", "reason"])
+        sent_log.info(
+            "%s %s sent to user %s", row.kind, row.channel, row.user_id,
+            extra={"notification": row.pk, "kind": row.kind, "channel": row.channel,
+                   "to_user": row.user_id, "game": row.game_id},
+        )  # fmt: skip
         return "sent"
 
 

@@ -143,6 +143,45 @@ def test_your_turn_emails_are_sent_by_the_worker_and_their_links_work(worker, cl
     assert mail_to(alice), "Alice still gets hers"
 
 
+def test_a_moves_request_id_follows_it_into_the_task_and_the_mail_it_sent(worker, client, caplog):
+    """games/tracing.py: the discard's request id (said back in X-Request-ID) is on the worker's
+    line for the mail's task and on the line of the mail it sent; a proxy's id is kept."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="threethirteen")
+    alice, bob = UserFactory(), UserFactory()
+    game = started_game([alice, bob])
+    mover, waiting = (alice, bob) if game.seats.get(user=alice).index == game.to_move_seat else (
+        bob, alice)  # fmt: skip
+    client.force_login(mover)
+    game = fresh(game)
+    client.post(reverse("move_draw", args=[game.pk]), {"source": "stock", "version": game.version})
+    game = fresh(game)
+    view = GameState.from_dict(game.state).view(game.to_move_seat)
+    card = next(a.card for a in view.legal_actions if a.to_dict()["type"] == "discard")
+    response = client.post(
+        reverse("move_discard", args=[game.pk]),
+        {"card": card.token, "version": game.version},
+        HTTP_X_REQUEST_ID="proxy-given-id-0001",
+    )
+    assert response.status_code == 302 and response["X-Request-ID"] == "proxy-given-id-0001"
+
+    def lines(logger):
+        return [r for r in caplog.records if r.name == logger]
+
+    def mail_line():
+        return [r for r in lines("threethirteen.mail") if r.to_user == waiting.pk]
+
+    assert wait_for(mail_line)
+    assert {r.request_id for r in mail_line()} == {"proxy-given-id-0001"}
+    sent = [r for r in lines("threethirteen.task") if r.task == "games.tasks.send_notification"]
+    assert "proxy-given-id-0001" in {r.request_id for r in sent}
+    [request] = [r for r in lines("threethirteen.request") if r.path.endswith("/discard/")]
+    assert request.request_id == "proxy-given-id-0001" and request.status == 302
+    client.get(reverse("home"), HTTP_X_REQUEST_ID="<script>")  # not an id: a new one is made
+    assert lines("threethirteen.request")[-1].request_id not in ("", "<script>")
+
+
 def test_a_reminder_is_sent_exactly_once_though_the_sweep_runs_twice(worker):
     alice, bob = UserFactory(), UserFactory()
     game = started_game([alice, bob], time_per_move_days=1)

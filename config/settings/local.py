@@ -13,7 +13,7 @@ from .base import BROKER_DIR, VAR_DIR, env_bool
 
 DEBUG = env_bool("DEBUG", False)
 # The development tools (benchmarks, seeding, tournaments); never in production.
-INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
+INSTALLED_APPS = [*INSTALLED_APPS, "devtools", "django_migration_linter"]  # noqa: F405
 for folder in (VAR_DIR, STATIC_ROOT, BROKER_DIR / "queue", BROKER_DIR / "control"):  # noqa: F405
     folder.mkdir(parents=True, exist_ok=True)
 

@@ -25,7 +25,7 @@ if REDIS_URL and _xdist_worker.startswith("gw") and "pytest" in sys.modules:
 SECRET_KEY = "test-only-not-secret"
 DEBUG = False
 # The development tools (benchmarks, seeding, tournaments); never in production.
-INSTALLED_APPS = [*INSTALLED_APPS, "devtools"]  # noqa: F405
+INSTALLED_APPS = [*INSTALLED_APPS, "devtools", "django_migration_linter"]  # noqa: F405
 PASSWORD_HASHERS = ["accounts.hashers.MD5PasswordHasher"]
 # Browsers and threads log in at once; tests/accounts/test_hashing.py sets 1.
 PASSWORD_HASHING_SLOTS = 8

@@ -17,22 +17,24 @@ from tests.factories import UserFactory, play_one, started_game
 pytestmark = pytest.mark.django_db
 
 
-def drain() -> list[dict]:
-    """Take every task message off the in-memory broker's default queue."""
+def drain(queues=("celery", "bots")) -> list[dict]:
+    """Take every task message off the in-memory broker's queues (bot turns have their own)."""
     found = []
     with celery_app.connection_for_write() as connection:
-        queue = connection.SimpleQueue("celery")
-        while True:
-            try:
-                message = queue.get(block=False)
-            except queue.Empty:
-                break
-            args = message.payload[0]
-            found.append(
-                {"task": message.headers["task"], "args": args, "eta": message.headers["eta"]}
-            )
-            message.ack()
-        queue.close()
+        for name in queues:
+            queue = connection.SimpleQueue(name)
+            while True:
+                try:
+                    message = queue.get(block=False)
+                except queue.Empty:
+                    break
+                args = message.payload[0]
+                found.append(
+                    {"task": message.headers["task"], "args": args, "eta": message.headers["eta"],
+                     "queue": name}
+                )  # fmt: skip
+                message.ack()
+            queue.close()
     return found
 
 
@@ -90,6 +92,7 @@ def test_a_bot_turn_is_queued_on_commit_after_the_configured_delay(
     assert game.to_move_seat == bot_seat
     [message] = [m for m in drain() if m["task"] == "games.tasks.bot_move"]
     assert message["args"] == [game.pk, game.version]
+    assert message["queue"] == "bots"  # a queue of its own, taken in turn with the mail's
     # Queued at some moment between `before` and `after`, for two seconds later (no allowance for
     # a slow machine needed: both ends are read from the same clock as the task's eta).
     delay = timedelta(seconds=2)

@@ -35,7 +35,7 @@ def request_trace(get_response: Callable) -> Callable:
     def end(request: Any, response: Any, token: Any, started: float) -> None:
         response["X-Request-ID"] = REQUEST_ID.get()
         match = getattr(request, "resolver_match", None)
-        user = getattr(request, "user", None)
+        user = getattr(request, "_cached_user", None)  # only if read: never a query of its own
         requests_log.info(
             "%s %s %s",
             request.method,
@@ -113,14 +113,18 @@ def connect() -> None:
     signals.before_task_publish.connect(task_sent, dispatch_uid="tracing.task_sent")
     signals.task_prerun.connect(task_started, dispatch_uid="tracing.task_started")
     signals.task_postrun.connect(task_ended, dispatch_uid="tracing.task_ended")
+    if logging.getLogRecordFactory() is not record_with_request_id:
+        logging.setLogRecordFactory(record_with_request_id)
 
 
-class RequestIdFilter(logging.Filter):
-    """Puts the current request id on every record (an empty string outside any)."""
+_make_record = logging.getLogRecordFactory()
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        record.request_id = REQUEST_ID.get()
-        return True
+
+def record_with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
+    """Every log record, whatever its handler, carries the current request id ("" outside)."""
+    record = _make_record(*args, **kwargs)
+    record.request_id = REQUEST_ID.get()
+    return record
 
 
 STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "request_id"}

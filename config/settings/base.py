@@ -424,20 +424,13 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = not LOG_JSON  # the worker's lines are JSON t
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {
-        "quiet_polls": {"()": "config.logging.QuietPolls"},
-        "request_id": {"()": "games.tracing.RequestIdFilter"},
-    },
+    "filters": {"quiet_polls": {"()": "config.logging.QuietPolls"}},
     "formatters": {
         "server": {"format": "[{asctime}] {message}", "style": "{"},
         "json": {"()": "games.tracing.JsonLines"},
     },
     "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "filters": ["request_id"],
-            **({"formatter": "json"} if LOG_JSON else {}),
-        },
+        "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_JSON else None},
         "server": {
             "class": "logging.StreamHandler",
             "filters": ["quiet_polls"],

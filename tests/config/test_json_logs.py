@@ -3,19 +3,19 @@
 import json
 import logging
 
-from games.tracing import REQUEST_ID, JsonLines, RequestIdFilter
+from games.tracing import REQUEST_ID, JsonLines, record_with_request_id
 
 
 def test_a_record_is_one_json_line_with_its_request_id_and_its_extra_fields():
-    record = logging.makeLogRecord(
-        {"name": "threethirteen.request", "levelname": "INFO", "msg": "GET %s %s",
-         "args": ("/games/1/", 200), "status": 200, "view": "game"}
-    )  # fmt: skip
     token = REQUEST_ID.set("abc123def456")
     try:
-        assert RequestIdFilter().filter(record)
+        record = record_with_request_id(
+            "threethirteen.request", logging.INFO, __file__, 1, "GET %s %s", ("/games/1/", 200),
+            None,
+        )  # fmt: skip
     finally:
         REQUEST_ID.reset(token)
+    record.status, record.view = 200, "game"
     text = JsonLines().format(record)
     assert "\n" not in text
     line = json.loads(text)

@@ -101,49 +101,9 @@ def test_resign_is_a_link_to_a_question_and_only_the_post_resigns(client, duel):
 # -- the hint --------------------------------------------------------------------------------
 
 
-def test_the_hint_never_suggests_throwing_back_the_card_just_taken(client, duel):
-    """5H 6H 7H + the KS taken from the discard pile: throwing the KS back would leave a run
-    (penalty 0), but the rules forbid it; the hint picks among the legal discards."""
-    game, by_seat = duel
-    state = GameState.from_dict(game.state)
-    seat = state.to_move
-    state.hands[seat] = [Card.from_token(t) for t in ("5H", "6H", "7H")]
-    state.discard_pile = [Card.from_token("2C"), Card.from_token("KS")]
-    state.apply(Draw(seat, "discard"))
-    taken = Card.from_token("KS")
-    assert not state.is_legal(Discard(seat, taken))
-    game.state, game.version = state.to_dict(), state.action_count
-    game.save()
-    client.force_login(by_seat[seat])
-    hint = page(client, "game", game).context["hint"]
-    legal = {a.card.token for a in state.legal_actions() if isinstance(a, Discard)}
-    assert hint["discard"] is not None and hint["discard"].token in legal
-
-
-def test_the_hint_says_why_in_a_sentence(client, duel):
-    """7H 8H KS, and the 2C taken: the hint throws the KS, which goes with none of the others,
-    and says it keeps the 7 and 8 of hearts towards a run. Only the player's own cards."""
-    game, by_seat = duel
-    state = GameState.from_dict(game.state)
-    seat = state.to_move
-    state.hands[seat] = [Card.from_token(t) for t in ("7H", "8H", "KS")]
-    state.discard_pile = [Card.from_token("5D"), Card.from_token("2C")]
-    state.apply(Draw(seat, "discard"))
-    game.state, game.version = state.to_dict(), state.action_count
-    game.save()
-    client.force_login(by_seat[seat])
-    response = page(client, "game", game)
-    hint = response.context["hint"]
-    assert hint["discard"].token == "KS"
-    assert hint["why"] == [
-        "The king of spades goes with none of your other cards.",
-        "It keeps the 7 of hearts and 8 of hearts towards a run.",
-    ]
-    assert "It keeps the 7 of hearts and 8 of hearts towards a run." in response.content.decode()
-
-
-def _hint_for(client, duel, hand: str, taken: str) -> dict:
-    """The hint of the player to move holding `hand`, after taking `taken` from the discards."""
+def _hinted(client, duel, hand: str, taken: str):
+    """The table of the player to move holding `hand`, after taking `taken` from the discard
+    pile; and the state it shows."""
     game, by_seat = duel
     state = GameState.from_dict(game.state)
     seat = state.to_move
@@ -153,7 +113,35 @@ def _hint_for(client, duel, hand: str, taken: str) -> dict:
     game.state, game.version = state.to_dict(), state.action_count
     game.save()
     client.force_login(by_seat[seat])
-    return page(client, "game", game).context["hint"]
+    return page(client, "game", game), state
+
+
+def _hint_for(client, duel, hand: str, taken: str) -> dict:
+    """The hint of the player to move holding `hand`, after taking `taken` from the discards."""
+    return _hinted(client, duel, hand, taken)[0].context["hint"]
+
+
+def test_the_hint_never_suggests_throwing_back_the_card_just_taken(client, duel):
+    """5H 6H 7H + the KS taken from the discard pile: throwing the KS back would leave a run
+    (penalty 0), but the rules forbid it; the hint picks among the legal discards."""
+    response, state = _hinted(client, duel, "5H 6H 7H", "KS")
+    assert not state.is_legal(Discard(state.to_move, Card.from_token("KS")))
+    hint = response.context["hint"]
+    legal = {a.card.token for a in state.legal_actions() if isinstance(a, Discard)}
+    assert hint["discard"] is not None and hint["discard"].token in legal
+
+
+def test_the_hint_says_why_in_a_sentence(client, duel):
+    """7H 8H KS, and the 2C taken: the hint throws the KS, which goes with none of the others,
+    and says it keeps the 7 and 8 of hearts towards a run. Only the player's own cards."""
+    response, _ = _hinted(client, duel, "7H 8H KS", "2C")
+    hint = response.context["hint"]
+    assert hint["discard"].token == "KS"
+    assert hint["why"] == [
+        "The king of spades goes with none of your other cards.",
+        "It keeps the 7 of hearts and 8 of hearts towards a run.",
+    ]
+    assert "It keeps the 7 of hearts and 8 of hearts towards a run." in response.content.decode()
 
 
 def test_the_hints_reasons_name_a_set_and_never_a_wild_card(client, duel):

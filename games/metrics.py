@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from prometheus_client import Counter, Gauge, Histogram
 
 SECONDS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
@@ -34,37 +33,11 @@ STREAMS = Gauge("tt_event_streams_open", "Tables' and programs' streams of event
                 multiprocess_mode="livesum")  # fmt: skip
 
 
-def request_metrics(get_response: Callable) -> Callable:
-    """Middleware (first in MIDDLEWARE): each request counted by the view that answered it (its
-    URL name; "unmatched" for a 404 no route knew) and its status, and timed."""
-
-    def observe(request: Any, response: Any, started: float) -> None:
-        match = getattr(request, "resolver_match", None)
-        view = (match.view_name or "unnamed") if match else "unmatched"
-        REQUESTS.labels(view, request.method, str(response.status_code)).inc()
-        REQUEST_SECONDS.labels(view).observe(time.perf_counter() - started)
-
-    if iscoroutinefunction(get_response):
-
-        async def middleware(request: Any) -> Any:
-            started = time.perf_counter()
-            response = await get_response(request)
-            observe(request, response, started)
-            return response
-
-        return markcoroutinefunction(middleware)
-
-    def sync_middleware(request: Any) -> Any:
-        started = time.perf_counter()
-        response = get_response(request)
-        observe(request, response, started)
-        return response
-
-    return sync_middleware
-
-
-request_metrics.sync_capable = True  # type: ignore[attr-defined]
-request_metrics.async_capable = True  # type: ignore[attr-defined]
+def request_observed(view: str, method: str, status: int, seconds: float) -> None:
+    """A request answered (games/tracing.py, the first middleware, times it): counted by the view
+    that answered it (its URL name; "unmatched" for a 404 no route knew) and its status."""
+    REQUESTS.labels(view, method, str(status)).inc()
+    REQUEST_SECONDS.labels(view).observe(seconds)
 
 
 def timed_query(execute: Callable, sql: str, params: Any, many: bool, context: dict) -> Any:
@@ -84,22 +57,14 @@ def count_queries(sender: Any, connection: Any, **kwargs: Any) -> None:
         connection.execute_wrappers.append(timed_query)
 
 
-_started: dict[str, float] = {}
-
-
-def task_started(task_id: str = "", **kwargs: Any) -> None:
-    _started[task_id] = time.perf_counter()
-
-
-def task_ended(task_id: str = "", task: Any = None, state: str = "", **kwargs: Any) -> None:
-    started = _started.pop(task_id, None)
-    name = getattr(task, "name", "unknown")
+def task_observed(name: str, state: str, seconds: float | None) -> None:
+    """A task ran (games/tracing.py times it): counted by its outcome, and timed."""
     if state == "SUCCESS":
         TASKS.labels(name, "succeeded").inc()
     elif state == "FAILURE":
         TASKS.labels(name, "failed").inc()
-    if started is not None:
-        TASK_SECONDS.labels(name).observe(time.perf_counter() - started)
+    if seconds is not None:
+        TASK_SECONDS.labels(name).observe(seconds)
 
 
 def task_retried(request: Any = None, **kwargs: Any) -> None:
@@ -107,11 +72,10 @@ def task_retried(request: Any = None, **kwargs: Any) -> None:
 
 
 def connect() -> None:
-    """Counts the database's queries and the tasks (AppConfig.ready, in every process)."""
+    """Counts the database's queries and the tasks retried (AppConfig.ready, in every process);
+    games/tracing.py hands over the requests and the tasks run."""
     from celery import signals
     from django.db.backends.signals import connection_created
 
     connection_created.connect(count_queries, dispatch_uid="metrics.count_queries")
-    signals.task_prerun.connect(task_started, dispatch_uid="metrics.task_started")
-    signals.task_postrun.connect(task_ended, dispatch_uid="metrics.task_ended")
     signals.task_retry.connect(task_retried, dispatch_uid="metrics.task_retried")

@@ -17,6 +17,8 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 
+from . import metrics
+
 REQUEST_ID: ContextVar[str] = ContextVar("request_id", default="")
 GIVEN = re.compile(r"[A-Za-z0-9._-]{8,64}")  # a proxy's id is kept only if it looks like one
 requests_log = logging.getLogger("threethirteen.request")
@@ -24,8 +26,9 @@ tasks_log = logging.getLogger("threethirteen.task")
 
 
 def request_trace(get_response: Callable) -> Callable:
-    """Middleware: the request's id (the proxy's X-Request-ID, else a new one), said back in the
-    response's X-Request-ID, and the request's line in the log once it is answered."""
+    """Middleware (first in MIDDLEWARE): the request's id (the proxy's X-Request-ID, else a new
+    one), said back in the response's X-Request-ID; once it is answered, its figures for /metrics
+    and its line in the log."""
 
     def begin(request: Any) -> tuple[Any, float]:
         given = request.headers.get("X-Request-ID", "")
@@ -34,7 +37,10 @@ def request_trace(get_response: Callable) -> Callable:
 
     def end(request: Any, response: Any, token: Any, started: float) -> None:
         response["X-Request-ID"] = REQUEST_ID.get()
+        seconds = time.perf_counter() - started
         match = getattr(request, "resolver_match", None)
+        view = (match.view_name or "unnamed") if match else "unmatched"
+        metrics.request_observed(view, request.method, response.status_code, seconds)
         user = getattr(request, "_cached_user", None)  # only if read: never a query of its own
         requests_log.info(
             "%s %s %s",
@@ -47,7 +53,7 @@ def request_trace(get_response: Callable) -> Callable:
                 "status": response.status_code,
                 "view": match.view_name if match else None,
                 "user": user.pk if user is not None and user.is_authenticated else None,
-                "ms": round((time.perf_counter() - started) * 1000, 1),
+                "ms": round(seconds * 1000, 1),
             },
         )
         REQUEST_ID.reset(token)
@@ -92,15 +98,18 @@ def task_started(task_id: str = "", task: Any = None, **kwargs: Any) -> None:
 
 
 def task_ended(task_id: str = "", task: Any = None, state: str = "", **kwargs: Any) -> None:
-    """task_postrun: the task's line in the log, then the worker lets the id go."""
-    token, started = _running.pop(task_id, (None, time.perf_counter()))
+    """task_postrun: the task's figures for /metrics and its line in the log, then the worker
+    lets the id go."""
+    token, started = _running.pop(task_id, (None, None))
+    seconds = None if started is None else time.perf_counter() - started
     name = getattr(task, "name", "unknown")
+    metrics.task_observed(name, state, seconds)
     tasks_log.info(
         "%s %s",
         name,
         state,
         extra={"task": name, "task_id": task_id, "state": state,
-               "ms": round((time.perf_counter() - started) * 1000, 1)},
+               "ms": round((seconds or 0) * 1000, 1)},
     )  # fmt: skip
     if token is not None:
         REQUEST_ID.reset(token)

@@ -49,10 +49,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # The operator's figures: every request counted and timed by its view (games/metrics.py).
-    "games.metrics.request_metrics",
-    # Each request's id (the proxy's X-Request-ID, else a new one), which its tasks carry on, and
-    # its line in the log (games/tracing.py).
+    # Each request's id (the proxy's X-Request-ID, else a new one), which its tasks carry on; its
+    # time and status for /metrics and its line in the log (games/tracing.py).
     "games.tracing.request_trace",
     # Then a login from an address its limits refuse is answered before anything else runs.
     "accounts.middleware.LoginRefusalMiddleware",

@@ -15,7 +15,7 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 	  $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null && { echo $$p; exit 0; }; \
 	done; exit 1
 
-.PHONY: run test check lock faulttest lint format bench loadtest venv migrate clean translations messages
+.PHONY: run test check lock faulttest nodetest lint format bench loadtest venv migrate clean translations messages
 
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
@@ -75,7 +75,7 @@ test: $(STAMP) translations
 
 # The quick loop: everything but the slow, browser and worker tests (about a minute).
 # CHECK_MARKS narrows it further (.ci/run leaves out the engine's tests on SQLite).
-CHECK_MARKS := not slow and not e2e and not worker and not faults
+CHECK_MARKS := not slow and not e2e and not worker and not faults and not nodes
 check: $(STAMP) translations
 	$(PY) -m pytest $(PYTEST_PARALLEL) -m "$(CHECK_MARKS)" $(PYTEST_ARGS)
 
@@ -84,6 +84,17 @@ check: $(STAMP) translations
 # prints the seconds each part took to recover. FAULT_RUNS=3 repeats every scenario.
 faulttest: $(STAMP) translations
 	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider --timeout 1800
+
+# Two nodes behind nginx (tests/nodes, marker `nodes`, about two minutes): each node its own
+# gunicorn, uvicorn and Celery worker, on private PostgreSQL and Redis servers, nginx in front
+# with deploy/nginx/; a game played across them, a node killed during play. Needs Debian's nginx,
+# which root gets here.
+NGINX := $(shell command -v nginx || ls /usr/sbin/nginx 2>/dev/null)
+nodetest: $(STAMP) translations
+	@test -n "$(NGINX)" || [ "$$(id -u)" != 0 ] || { apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx; }
+	@test -n "$(NGINX)" || test -x /usr/sbin/nginx || { echo "make nodetest needs nginx: 'apt-get install nginx'." >&2; exit 1; }
+	$(PY) -m pytest -m nodes tests/nodes -p no:cacheprovider --timeout 900
 
 # The front end's linter and formatter, Biome, from the npm registry (package-lock.json pins it):
 # it needs Node.js and npm, which `make lint` alone asks for (`make run` and `make test` do not).

@@ -16,7 +16,11 @@ def scene(bot_kind: str) -> dict:
 
     tag = uuid.uuid4().hex[:8]
     ann, ben, cat = (
-        UserFactory(username=f"{name}-{tag}", email=f"{name}-{tag}@example.com")
+        UserFactory(
+            username=f"{name}-{tag}",
+            display_name=f"{name} {tag}",
+            email=f"{name}-{tag}@example.com",
+        )
         for name in ("ann", "ben", "cat")
     )
     people = started_game([ann, ben], time_per_move_days=1)

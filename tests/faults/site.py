@@ -8,6 +8,7 @@ from __future__ import annotations
 import email
 import json
 import os
+import random
 import secrets
 import shelve
 import signal
@@ -25,6 +26,7 @@ import requests
 from psycopg import sql
 
 from games.engine import GameState, Rules, action_from_dict
+from games.engine.bots import Bot
 from loadtest.processes import AppProcess
 from tests.private_servers import PrivatePostgres, PrivateRedis, port_taken
 
@@ -32,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_PORT = 55432
 REDIS_PORT = 56379
 WEB_PORTS = range(8300, 8350)
+CELERY = [sys.executable, "-m", "celery", "-A", "config"]
 MOVE_PATHS = {"draw": "draw", "discard": "discard", "go_out": "go-out"}
 
 
@@ -69,12 +72,16 @@ class Scene:
 
 
 class Site:
-    def __init__(self, folder: Path):
+    """The site on private servers: one gunicorn, a worker and beat (tests/nodes/cluster.py
+    puts two nodes behind nginx instead, by `front_port` and `make_processes`)."""
+
+    def __init__(self, folder: Path, *, postgres_port: int = POSTGRES_PORT,
+                 redis_port: int = REDIS_PORT):  # fmt: skip
         self.folder = folder
-        self.postgres = PrivatePostgres(POSTGRES_PORT)
-        self.redis = PrivateRedis(REDIS_PORT)
+        self.postgres = PrivatePostgres(postgres_port)
+        self.redis = PrivateRedis(redis_port)
         self.port = next(p for p in WEB_PORTS if not port_taken(p))
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://127.0.0.1:{self.front_port()}"
         self.database_url = self.postgres.url("faults")
         self.env = {
             **os.environ,
@@ -89,17 +96,27 @@ class Site:
             "YOUR_TURN_MAIL_DELAY_SECONDS": "1",
             "PYTHONWARNINGS": "ignore:You're running the worker with superuser",
         }
-        celery = [sys.executable, "-m", "celery", "-A", "config"]
-        self.web = self.process("web", [sys.executable, "-m", "gunicorn", "config.wsgi",
-                                        "--workers", "2", "--bind", f"127.0.0.1:{self.port}",
-                                        "--timeout", "30"])  # fmt: skip
-        self.worker = self.process("worker", [*celery, "worker", "-l", "INFO",
-                                              "--concurrency", "2",
-                                              "--hostname", f"faults-{self.port}@%h"])  # fmt: skip
+        self.processes = self.make_processes()
+
+    def front_port(self) -> int:
+        """The port the players' requests go to."""
+        return self.port
+
+    def make_processes(self) -> list[AppProcess]:
+        self.web = self.process("web", self.gunicorn(self.port))
+        self.worker = self.process("worker", self.celery_worker("faults"))
         self.beat = self.process(
-            "beat", [*celery, "beat", "-l", "INFO", "-s", str(self.schedule_file)]
+            "beat", [*CELERY, "beat", "-l", "INFO", "-s", str(self.schedule_file)]
         )
-        self.processes = [self.web, self.worker, self.beat]
+        return [self.web, self.worker, self.beat]
+
+    def gunicorn(self, port: int) -> list[str]:
+        return [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "2",
+                "--bind", f"127.0.0.1:{port}", "--timeout", "30"]  # fmt: skip
+
+    def celery_worker(self, name: str, concurrency: int = 2) -> list[str]:
+        return [*CELERY, "worker", "-l", "INFO", "--concurrency", str(concurrency),
+                "--hostname", f"{name}-{self.port}@%h"]  # fmt: skip
 
     @property
     def schedule_file(self) -> Path:
@@ -114,7 +131,7 @@ class Site:
         self.postgres.create()
         self.postgres.start()
         self.postgres.run(str(self.postgres.bin / "createdb"), "-h", "127.0.0.1",
-                          "-p", str(POSTGRES_PORT), "-U", "postgres", "faults")  # fmt: skip
+                          "-p", str(self.postgres.port), "-U", "postgres", "faults")  # fmt: skip
         self.redis.start()
         for command in (["migrate", "--noinput"], ["ensure_bots"]):
             self.manage(*command)
@@ -205,13 +222,20 @@ class Site:
         scene's attempts. Raises if the database cannot be read or a bot is to move."""
         return self.post_move(scene, game_id, *self.next_move(scene, game_id))
 
-    def next_move(self, scene: Scene, game_id: int) -> tuple[int, dict, str]:
-        """(version, action, session key) of the person to move's next move."""
+    def next_move(
+        self, scene: Scene, game_id: int, bot: Bot | None = None
+    ) -> tuple[int, dict, str]:
+        """(version, action, session key) of the person to move's next move: the first draw or
+        discard, or what `bot` would play in their seat (to play a game to its end)."""
         state, version, to_move = self.game(game_id)
         session = scene.seats[game_id][to_move]
         if session is None:
             raise AssertionError(f"game {game_id}: the bot is to move, not a person")
-        actions = [a.to_dict() for a in GameState.from_dict(state).legal_actions()]
+        game = GameState.from_dict(state)
+        if bot is not None:
+            chosen = bot.choose(game.view(to_move), random.Random(version))
+            return version, chosen.to_dict(), session
+        actions = [a.to_dict() for a in game.legal_actions()]
         action = next((a for a in actions if a["type"] in ("draw", "discard")), actions[0])
         return version, action, session
 
@@ -233,7 +257,8 @@ class Site:
             )
             status = response.status_code
         except requests.RequestException:
-            status = None
+            response, status = None, None
+        self.last_response = response
         scene.attempts.append(Attempt(game_id, version, action, status))
         return status
 
@@ -346,6 +371,9 @@ class Site:
                         problems.append(f"game {game_id}: refused move {attempt} was recorded")
         return problems
 
+    def no_mail_pending(self) -> bool:
+        return self.mail_rows().get("pending", 0) == 0
+
     def mail_rows(self) -> dict[str, int]:
         rows = self.query(
             "SELECT status, count(*) FROM games_notification WHERE channel = 'mail' GROUP BY status"
@@ -379,3 +407,61 @@ class Site:
         if failed := self.mail_rows().get("failed"):
             problems.append(f"{failed} mail marked failed")
         return problems
+
+
+# The scenarios' steps (tests/faults, tests/nodes)
+
+# Longest any part may take to recover: a lost task waits for the sweep (beat, every 30 s) to
+# find it stalled (30 s) or overdue (mail, 1 min).
+RECOVERY_LIMIT = 150
+
+
+def bot_turn_pending(site: Site, scene: Scene) -> int:
+    """The person of the bot game moves until a move of theirs hands the turn to the bot (a
+    discard, unless it ends the round and the person leads the next); returns the version at
+    which the bot's turn began, the version its task names. Whose turn follows is computed by
+    the engine, not read afterwards: a bot may have played its turn by then."""
+    assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
+    for _ in range(6):
+        state, _, _ = site.game(scene.bots)
+        version, action, session = site.next_move(scene, scene.bots)
+        assert site.post_move(scene, scene.bots, version, action, session) == 302
+        after = GameState.from_dict(state)
+        after.apply(action_from_dict(action))
+        if scene.seats[scene.bots][after.to_move] is None:
+            return version + 1
+        assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
+    raise AssertionError(f"the bot never came to move\n{site.describe(scene)}")
+
+
+def recovery(site: Site, scene: Scene, bot_version: int, *, mail: bool = True) -> dict:
+    """Seconds, from now (the repair), until each part works again, each watched on its own:
+    /healthz answers 200, a person's move succeeds, the bot's pending turn has been played (both
+    its actions), and (unless `mail` is false) no mail is left to send."""
+    start = time.monotonic()
+    checks = {
+        "healthz": site.healthy,
+        "person_move": lambda: site.try_move(scene, scene.people),
+        "bot_move": lambda: site.bot_turn_over(scene, scene.bots, bot_version),
+    }
+    if mail:
+        checks["mail"] = site.no_mail_pending
+    figures = dict.fromkeys(checks)
+
+    def all_recovered():
+        for name, check in checks.items():
+            if figures[name] is None and check():
+                figures[name] = time.monotonic() - start
+        return None not in figures.values()
+
+    bounded_wait(all_recovered, RECOVERY_LIMIT, interval=0.25)
+    assert None not in figures.values(), (
+        f"not recovered: {figures}\n{site.describe(scene)}\n{site.logs()}"
+    )
+    assert site.try_move(scene, scene.bots), "the bot game does not go on"
+    return figures
+
+
+def audit(site: Site, scene: Scene) -> None:
+    problems = site.audit_moves(scene) + site.audit_mail()
+    assert not problems, "\n".join(problems)

@@ -14,71 +14,17 @@ from datetime import timedelta
 
 import pytest
 
-from games.engine import GameState, action_from_dict
-from tests.faults.site import Scene, Site, bounded_wait
+from tests.faults.site import Scene, Site, audit, bot_turn_pending, bounded_wait, recovery
 
 pytestmark = pytest.mark.faults
 RUNS = range(1, int(os.environ.get("FAULT_RUNS", "1")) + 1)
 OUTAGE_SECONDS = 5
-# Longest any part may take to recover: a lost task waits for the sweep (beat, every 30 s) to
-# find it stalled (30 s) or overdue (mail, 1 min).
-RECOVERY_LIMIT = 150
 
 
 @pytest.fixture
 def scene(site: Site) -> Scene:
     assert bounded_wait(site.healthy, 120, interval=0.5)[0], site.logs()
     return site.scene()
-
-
-def bot_turn_pending(site: Site, scene: Scene) -> int:
-    """The person of the bot game moves until a move of theirs hands the turn to the bot (a
-    discard, unless it ends the round and the person leads the next); returns the version at
-    which the bot's turn began, the version its task names. Whose turn follows is computed by
-    the engine, not read afterwards: a bot may have played its turn by then."""
-    assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
-    for _ in range(6):
-        state, _, _ = site.game(scene.bots)
-        version, action, session = site.next_move(scene, scene.bots)
-        assert site.post_move(scene, scene.bots, version, action, session) == 302
-        after = GameState.from_dict(state)
-        after.apply(action_from_dict(action))
-        if scene.seats[scene.bots][after.to_move] is None:
-            return version + 1
-        assert bounded_wait(lambda: site.person_to_move(scene, scene.bots), 30)[0], site.logs()
-    raise AssertionError(f"the bot never came to move\n{site.describe(scene)}")
-
-
-def recovery(site: Site, scene: Scene, bot_version: int) -> dict:
-    """Seconds, from now (the repair), until each part works again, each watched on its own:
-    /healthz answers 200, a person's move succeeds, the bot's pending turn has been played (both
-    its actions), and no mail is left to send."""
-    start = time.monotonic()
-    checks = {
-        "healthz": site.healthy,
-        "person_move": lambda: site.try_move(scene, scene.people),
-        "bot_move": lambda: site.bot_turn_over(scene, scene.bots, bot_version),
-        "mail": lambda: site.mail_rows().get("pending", 0) == 0,
-    }
-    figures = dict.fromkeys(checks)
-
-    def all_recovered():
-        for name, check in checks.items():
-            if figures[name] is None and check():
-                figures[name] = time.monotonic() - start
-        return None not in figures.values()
-
-    bounded_wait(all_recovered, RECOVERY_LIMIT, interval=0.25)
-    assert None not in figures.values(), (
-        f"not recovered: {figures}\n{site.describe(scene)}\n{site.logs()}"
-    )
-    assert site.try_move(scene, scene.bots), "the bot game does not go on"
-    return figures
-
-
-def audit(site: Site, scene: Scene) -> None:
-    problems = site.audit_moves(scene) + site.audit_mail()
-    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("run", RUNS)

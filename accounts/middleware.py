@@ -8,6 +8,7 @@
   LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
 - HashingBusyMiddleware: a request that would hash a password while the site hashes as many as it
   allows at once (accounts/hashing.py) gets a 503 with Retry-After, before anything was hashed.
+- session_seen: when a signed-in player's session was last used, for "Where you are logged in".
 - InvalidFormStatusMiddleware: refused forms answer a 4xx. django-allauth's views render an
   invalid form with 200; this site answers bad input with 400 and a refusal for guessing too fast
   with 429, so that a client (or a script trying passwords) is told plainly, and the page still
@@ -23,7 +24,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from . import refusals
+from . import refusals, sessions
 from .adapter import AccountAdapter
 from .forms import refusal_status
 from .hashing import HashingBusy
@@ -59,6 +60,18 @@ class LoginRefusalMiddleware:
         response["Retry-After"] = str(max(1, math.ceil(until - time.time())))
         response["Cache-Control"] = "no-store"
         return response
+
+
+def session_seen(get_response):
+    """When the signed-in player's session was last used, for their list of sessions
+    (accounts/sessions.py): in the cache, at most once a minute, no query."""
+
+    def middleware(request):
+        response = get_response(request)
+        sessions.note_seen(request)
+        return response
+
+    return middleware
 
 
 class PlayerLocaleMiddleware:

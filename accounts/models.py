@@ -5,6 +5,7 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext_lazy as _
 
 from .validators import fold_name, validate_one_line, validate_time_zone
@@ -83,6 +84,9 @@ class User(AbstractUser):
     # The notice centre lists what happened in the player's games after this (None: since they
     # joined); opening it moves this on.
     notices_seen_at = models.DateTimeField(_("notices last looked at"), null=True, blank=True)
+    # Raised by "sign out everywhere else" (accounts/sessions.py): every session signed in
+    # before it no longer matches the account, as after a password change.
+    session_epoch = models.PositiveIntegerField(_("sessions ended"), default=0, db_default=0)
     name_key = NameKeyField(_("name, folded"), editable=False, default="")
     username_key = NameKeyField(
         _("username, folded"), of="username", editable=False, default="", db_index=True
@@ -108,6 +112,20 @@ class User(AbstractUser):
                 name="user_language_valid",
             ),
         ]
+
+    def _get_session_auth_hash(self, secret=None) -> str:
+        """Django's hash of the password, which a session carries and must match (made with the
+        secret key and with each of SECRET_KEY_FALLBACKS); with the sessions' epoch in it once
+        the player has signed out everywhere else. Epoch 0 leaves it as Django makes it, so no
+        session ended with the upgrade that brought the epoch."""
+        if not self.session_epoch:
+            return super()._get_session_auth_hash(secret=secret)
+        return salted_hmac(
+            "accounts.User.get_session_auth_hash",
+            f"{self.password}:{self.session_epoch}",
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
     def __str__(self) -> str:
         return self.name

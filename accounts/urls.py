@@ -5,6 +5,8 @@ from . import views
 urlpatterns = [
     path("notifications/", views.notification_preferences, name="notification_preferences"),
     path("api/", views.api_access, name="api_access"),
+    # Before allauth's own page at this address (allauth.usersessions), which this replaces.
+    path("sessions/", views.signed_in, name="usersessions_list"),
     path("push/subscribe/", views.push_subscribe, name="push_subscribe"),
     path("push/unsubscribe/", views.push_unsubscribe, name="push_unsubscribe"),
     path("table-tour-done/", views.table_tour_done, name="table_tour_done"),

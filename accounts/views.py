@@ -10,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from . import sessions
 from .api_tokens import accounts_of, token_create, token_revoke
 from .forms import (
     ApiTokenForm,
@@ -95,6 +97,28 @@ def notification_preferences(request):
         "push_devices": PushSubscription.objects.filter(user=user).count(),
     }
     return render(request, "accounts/preferences.html", context, status=status)
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def signed_in(request):
+    """Settings → where you are signed in: each session's device, address, start and last use;
+    a POST signs out everywhere else (accounts/sessions.py)."""
+    if request.method == "POST":
+        ended = sessions.sign_out_elsewhere(request)
+        messages.success(
+            request,
+            ngettext(
+                "You are logged out of %(count)d other session; this one stays logged in.",
+                "You are logged out of %(count)d other sessions; this one stays logged in.",
+                ended,
+            )
+            % {"count": ended}
+            if ended
+            else _("You are logged out everywhere else; this one stays logged in."),
+        )
+        return redirect("usersessions_list")
+    return render(request, "accounts/sessions.html", {"sessions": sessions.signed_in(request)})
 
 
 @login_required

@@ -12,6 +12,7 @@ from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import User
 from games import services
 from games.models import ChatMessage, ChatReport, Follow, Game, Invitation, Move, Mute, Seat, Seek
 from tests.factories import GameFactory
@@ -127,6 +128,7 @@ ENDPOINTS = {
     "game_events": ("404", "405", "404", "405"),  # the table's stream of changes
     # Settings → API tokens and your bots
     "api_access": ("login", "login", "ok", "400"),
+    "usersessions_list": ("login", "login", "ok", "away"),  # POST: logs out everywhere else
     # The API (games/api): its schema and docs page for anyone; every endpoint wants a token
     # (a session lends it nothing: 401), and answers a method it has not with 405.
     "api:api-root": ("404", "404", "404", "404"),
@@ -246,7 +248,9 @@ def test_no_one_without_a_seat_sees_or_changes_a_private_game(world, role):
                 wrong.append(f"{method.upper()} {url} changed the private games or their people")
                 before = fingerprint(world)
         if role != "anonymous" and not client.session.get("_auth_user_id"):
-            client.force_login(world[role])  # logged out by account_logout: in again
+            # Logged out by account_logout: in again, as the account is now (logging out
+            # everywhere else has moved its sessions' epoch on).
+            client.force_login(User.objects.get(pk=world[role].pk))
     assert not wrong, "\n".join(wrong)
 
 

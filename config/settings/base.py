@@ -43,6 +43,8 @@ INSTALLED_APPS = [
     "django_htmx",
     "allauth",
     "allauth.account",
+    # Where a player is signed in, and signing out everywhere else (accounts/sessions.py).
+    "allauth.usersessions",
     "ninja",  # the API docs page's own files (games/api)
     "accounts",
     "games",
@@ -63,6 +65,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.session_seen",
     "accounts.middleware.PlayerLocaleMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",

@@ -29,12 +29,40 @@ REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
 IMPLIED = {"worker": ("postgres", "redis"), "concurrency": ("postgres",)}
 
 
+DATABASE_FIXTURES = {
+    "db",
+    "transactional_db",
+    "django_db_reset_sequences",
+    "django_db_serialized_rollback",
+}
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="only the tests that use the database (.ci/run's pass on the embedded default: "
+        "a test that reaches no database answers alike on both, and the other pass runs it)",
+    )
+
+
+def uses_database(item) -> bool:
+    return item.get_closest_marker("django_db") is not None or bool(
+        DATABASE_FIXTURES & set(getattr(item, "fixturenames", ()))
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         for marker, needs in IMPLIED.items():
             if marker in item.keywords:
                 for need in needs:
                     item.add_marker(getattr(pytest.mark, need))
+    if config.getoption("database_tests_only"):
+        left_out = [item for item in items if not uses_database(item)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if uses_database(item)]
 
 
 def pytest_runtest_setup(item):

@@ -126,12 +126,17 @@ def player_stats(user: User) -> dict[str, Any]:
     finished = seats.filter(finished_at__isnull=False)
     rows = list(
         finished.order_by("finished_at", "game_id").values_list(
-            "game_id", "players", "final_rank", "final_total", rated
+            "game_id", "players", "final_rank", "final_total", rated, "dropped"
         )
     )
     games = [FinishedGame._make(row[:4]) for row in rows if row[4]]
-    unfinished = list(seats.filter(finished_at__isnull=True).values_list("game_id", "game__status"))
-    not_counted = [row[0] for row in rows if not row[4]] + [game for game, _status in unfinished]
+    unfinished = list(
+        seats.filter(finished_at__isnull=True).values_list("game_id", "game__status", "dropped")
+    )
+    not_counted = [row[0] for row in rows if not row[4]] + [row[0] for row in unfinished]
+    # Abandoned: the clock ran out on the player again and again, the autopilot played on, and
+    # at the game's limit the player was dropped (games/deadlines/timeouts.py).
+    abandoned = sum(row[5] for row in rows) + sum(row[2] for row in unfinished)
     sizes = _counted_rounds(user, not_counted)
     per_size = {
         size: (count, penalty / count)
@@ -159,7 +164,9 @@ def player_stats(user: User) -> dict[str, Any]:
         "played": played,
         "unrated": len(rows) - len(games),
         "won": won,
-        "in_progress": sum(status == Game.Status.ACTIVE for _game, status in unfinished),
+        "in_progress": sum(row[1] == Game.Status.ACTIVE for row in unfinished),
+        "completed": sum(not row[5] for row in rows),
+        "abandoned": abandoned,
         "win_rate": round(100 * won / played) if played else None,
         "by_players": _by_players(games),
         "rounds": rounds,

@@ -161,3 +161,22 @@ def test_no_page_shows_another_players_email(client, settings):
     # The game table's player boxes link to each player's page.
     table = pages[3].content.decode()
     assert f'href="{reverse("player", args=[other.username])}"' in table
+
+
+def test_a_player_page_counts_the_games_abandoned_against_those_played_to_the_end(client):
+    """A player dropped by the clock (the sweep, at the game's limit of timeouts) has abandoned
+    that game; the page says how many they played to the end beside it."""
+    from games.deadlines.sweep import sweep
+    from tests.deadlines.helpers import HOUR, timed_game, to_move
+
+    game, _users = timed_game(players=2, days=1, max_timeouts=1)
+    seat = to_move(game)
+    sweep(now=game.deadline + HOUR)
+    seat.refresh_from_db()
+    assert seat.dropped
+    absent, other = seat.user, next(u for u in _users if u != seat.user)
+    finished_game(absent, day=1)
+    absent_page = page_of(client, absent).content.decode()
+    assert "Played to the end: 1 · abandoned (dropped after running out of time): 1" in absent_page
+    other_page = page_of(client, other).content.decode()
+    assert "Played to the end: 1 · abandoned (dropped after running out of time): 0" in other_page

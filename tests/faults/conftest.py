@@ -2,13 +2,10 @@
 and the recovery figures, printed at the end of the run."""
 
 import shutil
-import signal
-import tempfile
-from pathlib import Path
 
 import pytest
 
-from tests.faults.site import Site
+from tests.faults.site import Site, started
 
 FIGURES: list[dict] = []
 
@@ -18,23 +15,8 @@ def site():
     for program in ("redis-server", "runuser"):
         if shutil.which(program) is None:
             pytest.fail(f"the fault runs need {program}")
-    folder = Path(tempfile.mkdtemp(prefix="faults-"))
-    site = Site(folder)
-    # A run stopped by SIGTERM (a timeout, CI cancelling) still tears this down: as for Ctrl-C.
-    previous = signal.signal(signal.SIGTERM, stop_as_if_interrupted)
-    try:
-        site.start()
+    with started(Site, "faults-") as site:
         yield site
-    finally:
-        try:
-            site.close()
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-            signal.signal(signal.SIGTERM, previous)
-
-
-def stop_as_if_interrupted(signum, frame):
-    raise KeyboardInterrupt
 
 
 @pytest.fixture

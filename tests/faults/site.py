@@ -11,9 +11,11 @@ import os
 import random
 import secrets
 import shelve
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -48,6 +50,29 @@ def bounded_wait(predicate, timeout: float, interval: float = 0.2):
         if answer or elapsed > timeout:
             return (answer or None), elapsed
         time.sleep(interval)
+
+
+@contextmanager
+def started(make, prefix: str):
+    """A site made by `make(folder)` in a new temporary folder, started, and always stopped and
+    removed afterwards, even when the run is stopped by SIGTERM (a timeout, CI cancelling): as
+    for Ctrl-C."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    site = make(folder)
+    previous = signal.signal(signal.SIGTERM, _stop_as_if_interrupted)
+    try:
+        site.start()
+        yield site
+    finally:
+        try:
+            site.close()
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_as_if_interrupted(signum, frame):
+    raise KeyboardInterrupt
 
 
 @dataclass

@@ -2,13 +2,10 @@
 stopped, and its figures, printed at the end of the run."""
 
 import shutil
-import signal
-import tempfile
-from pathlib import Path
 
 import pytest
 
-from tests.faults.conftest import stop_as_if_interrupted
+from tests.faults.site import started
 from tests.nodes.cluster import Cluster, nginx_binary
 
 FIGURES: list[tuple[str, str]] = []
@@ -21,18 +18,8 @@ def cluster():
     for program, path in found.items():
         if path is None:
             pytest.fail(f"the two-node run needs {program} (Debian: apt-get install {program})")
-    folder = Path(tempfile.mkdtemp(prefix="nodes-"))
-    cluster = Cluster(folder)
-    previous = signal.signal(signal.SIGTERM, stop_as_if_interrupted)
-    try:
-        cluster.start()
+    with started(Cluster, "nodes-") as cluster:
         yield cluster
-    finally:
-        try:
-            cluster.close()
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
-            signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture

@@ -85,7 +85,7 @@ check: $(STAMP) translations
 faulttest: $(STAMP) translations
 	$(PY) -m pytest -m faults tests/faults -p no:cacheprovider --timeout 1800
 
-# Two nodes behind nginx (tests/nodes, marker `nodes`, about two minutes): each node its own
+# Two nodes behind nginx (tests/nodes, marker `nodes`, three to four minutes): each node its own
 # gunicorn, uvicorn and Celery worker, on private PostgreSQL and Redis servers, nginx in front
 # with deploy/nginx/; a game played across them, a node killed during play. Needs Debian's nginx,
 # which root gets here.

@@ -3,7 +3,7 @@ the nodes; a stream held on one node hears a move made through the other as soon
 own; a node killed during play loses no move, no mail and no stream for long; the rate limits
 and the password-hashing cap count both nodes together.
 
-`make nodetest` runs them (marker `nodes`, not part of `make test`: about two minutes, and they
+`make nodetest` runs them (marker `nodes`, not part of `make test`: three to four minutes, and they
 need Debian's nginx)."""
 
 import secrets

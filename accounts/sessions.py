@@ -82,7 +82,7 @@ def signed_in(request: HttpRequest) -> list[SignedIn]:
     if current_key and all(row.session_key != current_key for row in rows):
         # A session begun before the site kept the list: listed from now on.
         UserSession.objects.create_from_request(request)
-        rows = UserSession.objects.purge_and_list(request.user)
+        rows.append(UserSession.objects.get(session_key=current_key))
     seen = cache.get_many([_seen_key(row.session_key) for row in rows])
     found = []
     for row in rows:
@@ -107,11 +107,13 @@ def sign_out_elsewhere(request: HttpRequest) -> int:
     with transaction.atomic():
         User.objects.filter(pk=user.pk).update(session_epoch=F("session_epoch") + 1)
         user.refresh_from_db(fields=["session_epoch"])
+        # This session takes the new hash and keeps its key (update_session_auth_hash would
+        # cycle the key, leaving this session's row behind under the old one).
         request.session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    others = UserSession.objects.filter(user=user).exclude(session_key=request.session.session_key)
-    ended = 0
+    others = list(
+        UserSession.objects.filter(user=user).exclude(session_key=request.session.session_key)
+    )
     for row in others:
         row.end()
-        cache.delete(_seen_key(row.session_key))
-        ended += 1
-    return ended
+    cache.delete_many([_seen_key(row.session_key) for row in others])
+    return len(others)

@@ -130,14 +130,15 @@ class Site:
     def make_processes(self) -> list[AppProcess]:
         self.web = self.process("web", self.gunicorn(self.port))
         self.worker = self.process("worker", self.celery_worker("faults"))
-        self.beat = self.process(
-            "beat", [*CELERY, "beat", "-l", "INFO", "-s", str(self.schedule_file)]
-        )
+        self.beat = self.process("beat", self.celery_beat())
         return [self.web, self.worker, self.beat]
 
     def gunicorn(self, port: int) -> list[str]:
         return [sys.executable, "-m", "gunicorn", "config.wsgi", "--workers", "2",
                 "--bind", f"127.0.0.1:{port}", "--timeout", "30"]  # fmt: skip
+
+    def celery_beat(self) -> list[str]:
+        return [*CELERY, "beat", "-l", "INFO", "-s", str(self.schedule_file)]
 
     def celery_worker(self, name: str, concurrency: int = 2) -> list[str]:
         return [*CELERY, "worker", "-l", "INFO", "--concurrency", str(concurrency),

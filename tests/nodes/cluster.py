@@ -28,9 +28,8 @@ DEPLOY = ROOT / "deploy" / "nginx"
 
 
 def nginx_binary() -> str | None:
-    return shutil.which("nginx") or next(
-        (p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None
-    )
+    """Debian's nginx is in /usr/sbin, which a user's PATH may leave out."""
+    return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin")
 
 
 @dataclass
@@ -66,10 +65,7 @@ class Cluster(Site):
                 self.process(f"worker-{node.name}", self.celery_worker(f"node-{node.name}", 1)),
             ]
         self.worker = self.nodes[0].processes[2]
-        self.beat = self.process(
-            "beat", [sys.executable, "-m", "celery", "-A", "config", "beat", "-l", "INFO",
-                     "-s", str(self.schedule_file)]
-        )  # fmt: skip
+        self.beat = self.process("beat", self.celery_beat())
         self.nginx = self.process("nginx", [
             nginx_binary() or "nginx", "-p", str(self.folder), "-c", str(self.write_nginx_conf()),
             "-e", str(self.folder / "nginx-error.log"), "-g", "daemon off;",
@@ -121,15 +117,23 @@ http {{
     def start(self) -> None:
         super().start()
         ports = [self.nginx_port, *(p for n in self.nodes for p in (n.web_port, n.stream_port))]
+        self.wait_listening(ports, "not every process is listening")
+
+    def wait_listening(self, ports: list[int], failure: str) -> None:
         if not wait_for(lambda: all(port_taken(p) for p in ports), 60, interval=0.2):
-            raise RuntimeError(f"not every process is listening\n{self.logs()}")
+            raise RuntimeError(f"{failure}\n{self.logs()}")
 
     # Which node served what
 
+    def node_at(self, upstreams: str, unknown: str) -> str:
+        """The node nginx sent a request to last, from its list of upstream addresses (one per
+        try), else `unknown`."""
+        last = upstreams.split(", ")[-1]
+        return next((n.name for n in self.nodes if last in n.addresses), unknown)
+
     def node_of(self, response: requests.Response) -> str:
         """The node that served a response through nginx (by the address nginx sent it to)."""
-        served = response.headers.get("X-Upstream", "").split(", ")[-1]
-        return next((n.name for n in self.nodes if served in n.addresses), "?")
+        return self.node_at(response.headers.get("X-Upstream", ""), "?")
 
     def access_log(self) -> list[tuple[str, str, int, str]]:
         """(request id, node, status, request line) of every request nginx has logged."""
@@ -137,9 +141,7 @@ http {{
         path = self.folder / "nginx-access.log"
         for line in path.read_text().splitlines() if path.exists() else []:
             request_id, upstream, status, request = line.split(" ", 3)
-            last = upstream.split(", ")[-1]
-            node = next((n.name for n in self.nodes if last in n.addresses), "-")
-            rows.append((request_id, node, int(status), request.strip('"')))
+            rows.append((request_id, self.node_at(upstream, "-"), int(status), request.strip('"')))
         return rows
 
     def kill_node(self, name: str) -> None:
@@ -152,9 +154,7 @@ http {{
         node = self.node(name)
         for process in node.processes:
             process.start()
-        ports = (node.web_port, node.stream_port)
-        if not wait_for(lambda: all(port_taken(p) for p in ports), 60, interval=0.2):
-            raise RuntimeError(f"node {name} did not start\n{self.logs()}")
+        self.wait_listening([node.web_port, node.stream_port], f"node {name} did not start")
 
     def node(self, name: str) -> Node:
         return next(n for n in self.nodes if n.name == name)

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from . import refusals
+from . import refusals, twofactor
 from .names import validate_username
 from .passwords import password_matches
 
@@ -27,6 +27,10 @@ class AccountAdapter(DefaultAccountAdapter):
             "someone may be guessing its password. If it is yours, log in with your email "
             "address instead of your username (or the other way round), or reset your password "
             "by the link below (the mail it sends lets you in)."
+        ),
+        "two_factor_asked": _(
+            "Your account has two-factor authentication: confirm with its code or your passkey "
+            "instead."
         ),
     }
 
@@ -59,8 +63,19 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def reauthenticate(self, user, password) -> bool:
         """Who the player is, before a change such as a new email address: the password, its
-        wrong ones limited with the other forms' (passwords.py)."""
+        wrong ones limited with the other forms' (passwords.py); never for a player with
+        two-factor on, who confirms with it."""
+        if twofactor.enabled(user):
+            raise self.validation_error("two_factor_asked")
         return password_matches(user=user, password=password)
+
+    def get_reauthentication_methods(self, user) -> list[dict]:
+        """How a player confirms who they are before a sensitive change: their password, or,
+        with two-factor on, that alone (the password is the factor a thief is likelier to have)."""
+        methods = super().get_reauthentication_methods(user)
+        if twofactor.enabled(user):
+            methods = [method for method in methods if method["id"] != "reauthenticate"]
+        return methods
 
     # Guessing: allauth counts failed logins per key ("login_failed" in
     # settings.ACCOUNT_RATE_LIMITS, consumed before the password is checked, handed back when it

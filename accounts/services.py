@@ -3,6 +3,8 @@ goes through games.departure.account_delete, which lets the games forget the pla
 calls user_delete here."""
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.usersessions.models import UserSession
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -146,6 +148,8 @@ def user_delete(*, user: User) -> User:
     Vacation.objects.filter(user=user).delete()
     PushSubscription.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()  # allauth's copies of the address
+    Authenticator.objects.filter(user=user).delete()  # two-factor: its secret, codes, passkeys
+    UserSession.objects.filter(user=user).delete()  # where they were logged in, and from where
     # Their bots stop with them (their seats then run out of time like anyone's); every token
     # of theirs and their bots' opens nothing.
     User.objects.filter(owner=user).update(is_active=False)

@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
-from . import sessions
+from . import sessions, twofactor
 from .api_tokens import accounts_of, token_create, token_revoke
 from .forms import (
     ApiTokenForm,
@@ -122,6 +122,7 @@ def signed_in(request):
 
 
 @login_required
+@twofactor.confirmed
 def api_access(request):
     """Settings → API: the player's personal access tokens and their bots' (made, shown once,
     revoked), and their own bots (docs/api.md). The POST says what it does (`section`)."""

@@ -9,6 +9,7 @@ import json
 
 import pytest
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.test import Client
 from django.urls import reverse
 
@@ -129,6 +130,22 @@ ENDPOINTS = {
     # Settings → API tokens and your bots
     "api_access": ("login", "login", "ok", "400"),
     "usersessions_list": ("login", "login", "ok", "away"),  # POST: logs out everywhere else
+    # Two-factor (allauth.mfa, accounts/twofactor.py). A player without it (as here) is sent on
+    # to confirm with the password, or to turn it on first.
+    "mfa_index": ("login", "login", "ok", "405"),
+    "mfa_authenticate": ("login", "login", "away", "away"),  # only as a login's second step
+    "mfa_reauthenticate": ("login", "login", "away", "away"),
+    "mfa_activate_totp": ("login", "login", "away", "away"),
+    "mfa_deactivate_totp": ("login", "login", "404", "404"),
+    "mfa_view_recovery_codes": ("login", "login", "404", "405"),
+    "mfa_generate_recovery_codes": ("login", "login", "away", "away"),
+    "mfa_download_recovery_codes": ("login", "login", "404", "404"),
+    "mfa_list_webauthn": ("login", "login", "ok", "405"),
+    "mfa_add_webauthn": ("login", "login", "away", "away"),
+    "mfa_reauthenticate_webauthn": ("login", "login", "away", "away"),
+    "mfa_remove_webauthn": ("login", "login", "away", "away"),
+    "mfa_edit_webauthn": ("login", "login", "away", "away"),
+    "mfa_login_webauthn": ("login", "login", "away", "away"),
     # The API (games/api): its schema and docs page for anyone; every endpoint wants a token
     # (a session lends it nothing: 401), and answers a method it has not with 405.
     "api:api-root": ("404", "404", "404", "404"),
@@ -194,6 +211,7 @@ def fingerprint(world) -> str:
         list(Seek.objects.filter(player__in=people).order_by("pk").values()),
         list(type(people[0]).objects.filter(pk__in=[p.pk for p in people]).order_by("pk").values()),
         list(EmailAddress.objects.filter(user__in=people).order_by("pk").values()),
+        list(Authenticator.objects.filter(user__in=people).order_by("pk").values()),
     ]
     return hashlib.sha256(json.dumps(rows, default=str, sort_keys=True).encode()).hexdigest()
 

@@ -58,6 +58,7 @@ def world_build() -> dict:
     league.seasons.update(starts_at=league.created_at)
     leagues.season_start(season_id=league.seasons.get().pk)  # bots fill the division
     args = {
+        "pk": 1,  # a passkey's: another's is refused (tests/accounts/test_twofactor.py)
         "tournament_id": cup.pk,
         "seek_id": seek.pk,
         "league_id": league.pk,

@@ -45,6 +45,8 @@ INSTALLED_APPS = [
     "allauth.account",
     # Where a player is signed in, and signing out everywhere else (accounts/sessions.py).
     "allauth.usersessions",
+    # Two-factor: an authenticator app with recovery codes, and passkeys (accounts/twofactor.py).
+    "allauth.mfa",
     "ninja",  # the API docs page's own files (games/api)
     "accounts",
     "games",
@@ -158,7 +160,9 @@ ACCOUNT_FORMS = {
 # A new email address waits for the password (allauth's reauthentication), or a stolen session
 # would be enough to take the account: a new address, then a reset link mailed to it.
 ACCOUNT_REAUTHENTICATION_REQUIRED = True
-ACCOUNT_REAUTHENTICATION_METHODS = ("password",)  # sign-in codes are off: no code by mail
+# Sign-in codes are off: no code by mail. A player with two-factor on confirms with it, not with
+# the password (accounts/adapter.py).
+ACCOUNT_REAUTHENTICATION_METHODS = ("password", "mfa")
 ACCOUNT_SESSION_REMEMBER = True  # games last weeks: a login lasts (SESSION_COOKIE_AGE, 2 weeks)
 ACCOUNT_LOGIN_METHODS = {"username", "email"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
@@ -188,6 +192,19 @@ ACCOUNT_RATE_LIMITS = {
     "password_wrong": "5/5m/user,20/d/user",
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
+}
+
+# Two-factor (allauth.mfa, accounts/twofactor.py), offered on the settings page: an authenticator
+# app (TOTP, 6 digits every 30 s) with ten recovery codes, and passkeys, which log in alone too
+# (the login page's button; WebAuthn asks the device for its PIN or fingerprint). Asked after the
+# password at login; before a sensitive change it is asked instead of the password. A wrong code
+# counts against the account as a wrong password does ("login_failed" above, per player).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = "Three Thirteen"
+MFA_FORMS = {
+    "authenticate": "accounts.twofactor.AuthenticateForm",
+    "add_webauthn": "accounts.twofactor.AddPasskeyForm",
 }
 
 # Logins (count, seconds) per address (accounts/refusals.py): all logins posted, and the wrong

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from accounts.forms import AccountDeleteForm, refusal_status
+from accounts.twofactor import confirmed
 
 from ..departure import account_delete
 from ..selectors.export import player_data
@@ -31,6 +32,7 @@ def account_data(request):
 
 
 @login_required
+@confirmed
 def account_delete_confirm(request):
     """A page that asks for the password; only its POST deletes."""
     form = AccountDeleteForm(request.POST or None, user=request.user)

@@ -87,6 +87,11 @@ class User(AbstractUser):
     # Raised by "sign out everywhere else" (accounts/sessions.py): every session signed in
     # before it no longer matches the account, as after a password change.
     session_epoch = models.PositiveIntegerField(_("sessions ended"), default=0, db_default=0)
+    # The staff's measures (games/moderation.py): no chat until, no new games until (their games
+    # go on with the autopilot), and a new name asked for.
+    chat_muted_until = models.DateTimeField(_("muted in chat until"), null=True, blank=True)
+    suspended_until = models.DateTimeField(_("suspended until"), null=True, blank=True)
+    name_change_due = models.BooleanField(_("name change due"), default=False, db_default=False)
     name_key = NameKeyField(_("name, folded"), editable=False, default="")
     username_key = NameKeyField(
         _("username, folded"), of="username", editable=False, default="", db_index=True
@@ -144,7 +149,16 @@ class User(AbstractUser):
         bot = SITE_BOT_NAME.match(self.display_name)
         if bot:  # no person may take a bot's name (names.is_bot_name): read by the name alone
             return f"{SITE_BOT_NAMES[bot[1]]}{bot[2]}"
+        if self.name_change_due:  # the staff found it abusive: hidden until the player changes it
+            return str(RENAMED_PLAYER) % {"number": self.pk}
         return self.display_name or self.username
+
+    def is_suspended(self, now) -> bool:
+        """Kept from starting or joining games by the staff (closed accounts are inactive)."""
+        return self.suspended_until is not None and self.suspended_until > now
+
+    def is_chat_muted(self, now) -> bool:
+        return self.chat_muted_until is not None and self.chat_muted_until > now
 
     @property
     def is_deleted(self) -> bool:
@@ -164,6 +178,8 @@ class User(AbstractUser):
 
 
 DELETED_PLAYER = _("deleted player")
+# A name the staff asked its player to change (games/moderation.py), shown meanwhile.
+RENAMED_PLAYER = _("player %(number)s")
 # The site's bots' names, kept in English on their rows (names.BOT_ACCOUNTS) and shown in the
 # reader's language, their numbered siblings' too ("Hard Bot 2").
 SITE_BOT_NAMES = {

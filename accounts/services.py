@@ -107,12 +107,19 @@ def profile_update(*, user: User, **changes) -> User:
             validate_display_name(changes["display_name"], user=user)
         except ValidationError as error:
             raise ValidationError({"display_name": error}) from None
+    # A new name meets the moderators' request for one (games/moderation.py).
+    renamed = user.name_change_due and changes.get("display_name", user.display_name) not in (
+        "",
+        user.display_name,
+    )
     for field, value in changes.items():
         setattr(user, field, value)
     user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
+    if renamed:
+        user.name_change_due = False
     try:
         with transaction.atomic():
-            user.save(update_fields=list(changes))
+            user.save(update_fields=list(changes) + (["name_change_due"] if renamed else []))
     except IntegrityError:  # another account took the name since the check
         raise ValidationError({"display_name": NAME_TAKEN}, code="name_taken") from None
     return user

@@ -129,12 +129,12 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
-    """Reported chat messages, the open ones first. Staff may only mark a report as dealt with."""
+class ChatReportAdmin(ReadOnlyAdmin):
+    """Reported chat messages, the open ones first, to read: the staff act on them through the
+    moderation queue (/staff/moderation/, games/moderation.py), where each measure is logged."""
 
     list_display = ("created_at", "reported_text", "author", "reporter", "links", "resolved")
     list_filter = ("resolved",)
-    list_editable = ("resolved",)
     list_select_related = ("message__author", "message__game", "reporter")
     search_fields = ("message__text", "message__author__username", "reporter__username")
     fields = ("message", "reported_text", "author", "reporter", "created_at", "links", "resolved")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -34,6 +34,12 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
     seat = game.seats.filter(user=user).first() if user.is_authenticated else None
     if not user.is_authenticated or user.is_site_bot or not can_chat(game, seat):
         raise GameError(_("Only the players of this game can write in its chat."), status=403)
+    if user.is_chat_muted(now := timezone.now()):
+        until = formats.date_format(timezone.localtime(user.chat_muted_until), "DATETIME_FORMAT")
+        raise GameError(
+            _("A moderator muted you in the chats until %(until)s.") % {"until": until},
+            status=403,
+        )
     text = one_line(text or "")
     if not text:
         raise GameError(_("Write a message first."))
@@ -41,7 +47,6 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
         raise GameError(
             _("A message may have at most %(n)d characters.") % {"n": CHAT_MESSAGE_MAX_LENGTH}
         )
-    now = timezone.now()
     Game.objects.filter(pk=game.pk).update(chat_count=F("chat_count") + 1)
     game_changed(game.pk, game.version, chat=True)  # its tables hear of it (games/events.py)
     return ChatMessage.objects.create(

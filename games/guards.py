@@ -4,6 +4,7 @@ apart from Django's system checks, which `checks` would bring to mind.)"""
 
 from __future__ import annotations
 
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -38,3 +39,18 @@ def require_creator(game: Game, user: User) -> None:
         )
     if game.created_by_id != user.pk:
         raise GameError(_("Only the game's creator can do that."), status=403)
+
+
+def require_may_play(user: User) -> None:
+    """Not suspended by the staff (games/moderation.py): a suspended player starts, joins and
+    plays no game until the suspension ends; their games in play go on with the autopilot."""
+    if user.is_authenticated and user.is_suspended(timezone.now()):
+        until = formats.date_format(timezone.localtime(user.suspended_until), "DATETIME_FORMAT")
+        raise GameError(
+            _(
+                "Your account is suspended until %(until)s: you cannot start, join or play games "
+                "until then. Your games in play go on with the autopilot."
+            )
+            % {"until": until},
+            status=403,
+        )

@@ -18,7 +18,7 @@ from accounts.validators import fold_name, is_control
 from . import services
 from .engine import Rules
 from .errors import GameError
-from .guards import require_creator, require_open
+from .guards import require_creator, require_may_play, require_open
 from .locking import lock_game
 from .models import DEFAULT_TIME_PER_MOVE_DAYS, Follow, Game, Invitation, Notification, Seat
 from .notifications.outbox import notification_queue, seat_news_queue
@@ -123,6 +123,7 @@ def game_rematch(*, game_id: int, user: User) -> Game:
     player who asks in seat 0, the same bots seated, the other people invited. If a rematch is
     already waiting that this player is seated at or invited to, it is that one (they take the
     seat)."""
+    require_may_play(user)
     finished = lock_game(game_id)
     seats = list(finished.seats.select_related("user").order_by("index"))
     if not any(seat.user_id == user.pk for seat in seats):
@@ -173,6 +174,7 @@ def friend_invite(*, user: User, friend: User) -> Game:
     form's default clock, unlisted (it is theirs), and `friend` invited to it the usual way (their
     dashboard, and mail if they want it). Only a player one follows; clicking again while that
     invitation waits returns the same game."""
+    require_may_play(user)
     User.objects.select_for_update().get(pk=user.pk)  # one at a time: a double click, one game
     if not Follow.objects.filter(follower=user, followee=friend).exists():
         raise GameError(_("Follow this player first to invite them in one click."), status=403)

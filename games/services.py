@@ -35,7 +35,7 @@ from .engine import (
 )
 from .engine.cards import Card
 from .errors import GameError, NoSuchGame, StaleVersion
-from .guards import require_creator, require_open, seat_of
+from .guards import require_creator, require_may_play, require_open, seat_of
 from .locking import lock_game, seat_at
 from .models import (
     MAX_TIMEOUTS_LIMIT,
@@ -88,6 +88,7 @@ def game_create(
     rated: bool = True,
     start_when_full: bool = True,
     quick: bool = False,
+    by_site: bool = False,
 ) -> Game:
     """A new game with its creator in seat 0. `seat_bots` names the bot for seats 1, 2, ... (None
     or a missing entry: the seat waits for a person); `bot_kind` then fills every seat left.
@@ -95,6 +96,8 @@ def game_create(
     With `start_when_full` it starts when its last seat is taken: at once, if bots took them.
     A `quick` game (quick play, games/competitions/quick.py) has no host: its creator is its
     first seeker."""
+    if not by_site:  # a league's or tournament's table is the site's doing (game_create_seated)
+        require_may_play(creator)
     try:
         rules.deck_count(seat_count)
     except ValueError:
@@ -137,6 +140,7 @@ def game_create_seated(
     if len({player.pk for player in players}) != len(players):
         raise GameError(_("A player can take only one seat at a game."))
     game = game_create(
+        by_site=True,
         creator=players[0],
         rules=rules,
         seat_count=len(players),
@@ -180,6 +184,7 @@ def game_join(*, game_id: int, user: User, invite_code: str | None = None) -> Se
     elif not game.is_public and not (by_name or invite_code == game.invite_code):
         raise NoSuchGame
     require_open(game)
+    require_may_play(user)
     if user.is_site_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
     if game.seats.filter(user=user).exists():
@@ -342,6 +347,7 @@ def move_play(
     """Play the action `build(seat_index)` for `user`, if the game is still at `version`.
     Returns the game as the move left it, its seats read with it (`game.seats.all()`), so that
     the table answering the move needs no second look."""
+    require_may_play(user)
     game = lock_game(game_id, seats=True)
     seat = seat_of(game, user)
     if seat.resigned:

@@ -11,6 +11,7 @@ from .views import (
     leagues,
     learn,
     mail,
+    moderation,
     notices,
     play,
     quick,
@@ -104,6 +105,10 @@ urlpatterns = [
     path("players/<str:username>/follow/", friends.follow, name="follow"),
     path("players/<str:username>/unfollow/", friends.unfollow, name="unfollow"),
     path("players/<str:username>/invite/", friends.friend_invite, name="friend_invite"),
+    path("players/<str:username>/report/", moderation.player_report, name="player_report"),
+    # The moderation queue: staff with the permission games.moderate (games/moderation.py).
+    path("staff/moderation/", moderation.moderation_queue, name="moderation_queue"),
+    path("staff/moderation/<str:username>/", moderation.moderation_case, name="moderation_case"),
     path("friends/", friends.friends_page, name="friends"),
     path("u/<str:token>/", mail.unsubscribe, name="unsubscribe"),
     path(

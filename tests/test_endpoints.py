@@ -130,6 +130,11 @@ ENDPOINTS = {
     # Settings → API tokens and your bots
     "api_access": ("login", "login", "ok", "400"),
     "usersessions_list": ("login", "login", "ok", "away"),  # POST: logs out everywhere else
+    # Reporting a player (anyone logged in; junk is a 400), and the moderation queue: staff with
+    # the permission games.moderate only (games/moderation.py), a 403 to everyone else.
+    "player_report": ("405", "login", "405", "400"),
+    "moderation_queue": ("login", "login", "403", "405"),
+    "moderation_case": ("login", "login", "403", "403"),
     # Two-factor (allauth.mfa, accounts/twofactor.py). A player without it (as here) is sent on
     # to confirm with the password, or to turn it on first.
     "mfa_index": ("login", "login", "ok", "405"),

@@ -216,6 +216,13 @@ LOGIN_ADDRESS_LIMITS = {"login": (30, 60), "login_failed": (10, 60)}
 # invitation (by name, email, or to a friend). Far above what a person sends; they stop a script.
 # Moves: the quickest player against one bot (which waits BOT_MOVE_DELAY_SECONDS, 1.5 s) draws,
 # sorts and discards about every 2.5 s, some 70 a minute; twice a second is no one's pace.
+# Quick play is closed to a player who abandoned more than this percent of their games ended
+# (dropped after running out of time again and again; games/competitions/records.py), once five
+# games have ended. Empty: no limit.
+QUICK_PLAY_MAX_ABANDONED_PERCENT = (
+    int(os.environ.get("QUICK_PLAY_MAX_ABANDONED_PERCENT", "25") or 0) or None
+)
+
 RATE_LIMITS = {
     "chat": (int(os.environ.get("RATE_LIMIT_CHAT_PER_MINUTE", "5")), 60),
     "move": (int(os.environ.get("RATE_LIMIT_MOVES_PER_MINUTE", "120")), 60),

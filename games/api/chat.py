@@ -26,7 +26,7 @@ def chat_read(request, game_id: int, after: int = 0):
     if lines is None:
         raise HttpError(403, _("Only the players of this game can read its chat."))
     return [
-        {"seq": line["message"].seq, "name": line["name"], "text": line["message"].text,
+        {"seq": line["message"].seq, "name": line["name"], "text": line["text"],
          "at": line["message"].created_at, "mine": line["mine"]}
         for line in lines["lines"]
         if line["message"].seq > after

@@ -4,12 +4,14 @@ from datetime import timedelta
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BotLevel
 
 from ..forms import QUICK_PRESET_CHOICES, TIME_CHOICES, time_per_move_field
 from ..models import TOURNAMENT_MAX_ROUNDS, TOURNAMENT_SEATS
+from .records import LIMIT_CHOICES
 
 BOT_FILL_CHOICES = [
     ("", _("No bots: a bye or smaller tables")),
@@ -17,6 +19,26 @@ BOT_FILL_CHOICES = [
     (BotLevel.MEDIUM, _("Medium bots fill short tables")),
     (BotLevel.HARD, _("Hard bots fill short tables")),
 ]
+
+
+def _record_choices() -> list[tuple[str, str]]:
+    """Read when the form is shown, in the reader's language."""
+    return [("", gettext("Anyone"))] + [
+        (str(n), gettext("Players who abandoned at most %(n)d%% of their games") % {"n": n})
+        for n in LIMIT_CHOICES
+    ]
+
+
+def record_field():
+    """The record a host may ask of those who join (games/competitions/records.py)."""
+    return forms.TypedChoiceField(
+        label=_("Who may join"),
+        choices=_record_choices,
+        coerce=int,
+        empty_value=None,
+        required=False,
+        help_text=_("Abandoned: dropped after running out of time again and again."),
+    )
 
 
 def _tomorrow() -> str:
@@ -45,6 +67,7 @@ class TournamentForm(forms.Form):
         help_text=_("In your time zone. Players join until then; you may start it earlier."),
     )
     bot_level = forms.ChoiceField(label=_("Bots"), choices=BOT_FILL_CHOICES, required=False)
+    max_abandoned_percent = record_field()
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -71,3 +94,4 @@ class LeagueForm(forms.Form):
     bots_fill = forms.BooleanField(
         label=_("Bots fill a short division"), required=False, initial=True
     )
+    max_abandoned_percent = record_field()

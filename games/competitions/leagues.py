@@ -29,6 +29,7 @@ from accounts.models import User
 from .. import services
 from ..engine import Rules
 from ..errors import GameError
+from ..guards import require_may_play
 from ..models import (
     QUICK_PRESETS,
     TIME_PER_MOVE_DAYS,
@@ -49,6 +50,7 @@ from ..oncommit import enqueue_on_commit
 from ..pairing import division_sizes, fixture_plan
 from ..ratings import display_rating
 from ..selectors.leagues import division_fixtures, division_standings, fixture_done
+from .records import LIMIT_CHOICES, require_record
 
 FILL_BOT_KIND = "medium"
 NAME_MAX = 60
@@ -68,10 +70,14 @@ def league_create(
     division_size: int = 6,
     movers: int = 2,
     bots_fill: bool = True,
+    max_abandoned_percent: int | None = None,
     registration_days: int = 7,
 ) -> League:
     """A new league and its first season, open for players for `registration_days`; its creator
     is its first member."""
+    require_may_play(user)
+    if max_abandoned_percent not in (None, *LIMIT_CHOICES):
+        raise GameError(_("Choose a limit from the list."))
     name = " ".join((name or "").split())
     if user.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
@@ -103,6 +109,7 @@ def league_create(
                 movers=movers,
                 bots_fill=bots_fill,
                 registration_days=registration_days,
+                max_abandoned_percent=max_abandoned_percent,
             )
     except IntegrityError:
         raise GameError(_("There is a league of that name already."), status=409) from None
@@ -146,11 +153,14 @@ def _open_season(league_id: int) -> LeagueSeason:
 @transaction.atomic
 def league_join(*, league_id: int, user: User) -> LeagueEntry:
     """Enter the league's season open for players (bots too: a league's own bots)."""
+    require_may_play(user)
     season = _open_season(league_id)
     if user.is_bot and not user.is_site_bot:  # a player's own bot plays no league
         raise GameError(_("Bots join through the game's creator."), status=403)
     if LeagueEntry.objects.filter(season=season, user=user).exists():
         raise GameError(_("You are already in this season."), status=409)
+    limit = League.objects.values_list("max_abandoned_percent", flat=True).get(pk=league_id)
+    require_record(user, limit)
     return LeagueEntry.objects.create(season=season, user=user)
 
 

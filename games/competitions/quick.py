@@ -13,6 +13,7 @@ from __future__ import annotations
 import zlib
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,9 +23,11 @@ from accounts.models import User
 from .. import services
 from ..engine import Rules
 from ..errors import GameError
+from ..guards import require_may_play
 from ..locking import lock_game
 from ..models import QUICK_PRESETS, TIME_PER_MOVE_DAYS, Game, Rating, Seek
 from ..ratings import display_rating
+from .records import require_record
 
 QUICK_SEATS = (2, 3, 4)
 WINDOW_POINTS = 150
@@ -120,6 +123,8 @@ def seek_create(
         raise GameError(_("Choose a time per move from the list."))
     if player.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
+    require_may_play(player)
+    require_record(player, settings.QUICK_PLAY_MAX_ABANDONED_PERCENT)
     _pool_lock(preset, time_per_move_days)
     duplicate = GameError(_("You are already looking for a game like this one."), status=409)
     if Seek.objects.filter(

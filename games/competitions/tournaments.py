@@ -22,6 +22,7 @@ from accounts.models import User
 from .. import services
 from ..engine import LEVELS, Rules
 from ..errors import GameError
+from ..guards import require_may_play
 from ..models import (
     QUICK_PRESETS,
     TIME_PER_MOVE_DAYS,
@@ -40,6 +41,7 @@ from ..notifications.outbox import notification_queue
 from ..pairing import seat
 from ..ratings import display_rating
 from ..selectors.tournaments import met_pairs, standings, tournament_of_game, tournament_seats
+from .records import LIMIT_CHOICES, require_record
 
 MAX_DAYS_AHEAD = 90
 MAX_OPEN_HOSTED = 5  # tournaments a host may have open for entries at once
@@ -64,8 +66,12 @@ def tournament_create(
     time_per_move_days: int | None,
     starts_at: datetime,
     bot_level: str = "",
+    max_abandoned_percent: int | None = None,
 ) -> Tournament:
     """Open a tournament; its host is its first player (and may leave it before the start)."""
+    require_may_play(host)
+    if max_abandoned_percent not in (None, *LIMIT_CHOICES):
+        raise GameError(_("Choose a limit from the list."))
     name = " ".join((name or "").split())
     if not name or len(name) > NAME_MAX_LENGTH:
         raise GameError(_("Give the tournament a name of at most 80 characters."))
@@ -99,6 +105,7 @@ def tournament_create(
         time_per_move_days=time_per_move_days,
         starts_at=starts_at,
         bot_level=bot_level,
+        max_abandoned_percent=max_abandoned_percent,
     )
     TournamentEntry.objects.create(tournament=tournament, user=host)
     return tournament
@@ -111,10 +118,12 @@ def _require_open(tournament: Tournament) -> None:
 
 @transaction.atomic
 def tournament_join(*, tournament_id, user: User) -> TournamentEntry:
+    require_may_play(user)
     tournament = lock_tournament(tournament_id)
     _require_open(tournament)
     if user.is_bot:
         raise GameError(_("Bots join through the game's creator."), status=403)
+    require_record(user, tournament.max_abandoned_percent)
     if tournament.entries.count() >= TOURNAMENT_MAX_PLAYERS:
         raise GameError(_("This tournament is full."), status=409)
     try:

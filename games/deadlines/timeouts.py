@@ -14,7 +14,7 @@ from accounts.models import User
 from ..clock import clock_end, time_per_move
 from ..engine import GameState
 from ..errors import GameError
-from ..guards import seat_of
+from ..guards import require_may_play, seat_of
 from ..locking import lock_game
 from ..models import Game, Seat
 from ..notifications.outbox import dropped_queue, timed_out_queue
@@ -117,6 +117,7 @@ def seat_drop(*, game: Game, seat: Seat, now: datetime) -> None:
 def seat_resume(*, game_id: int, user: User) -> Seat:
     """The player is back: autopilot off, timeouts forgiven. If it is their turn, their clock
     starts again now (the autopilot's deadline had already run out)."""
+    require_may_play(user)  # a suspended player's autopilot plays on
     game = lock_game(game_id)
     seat = seat_of(game, user)
     if seat.dropped:

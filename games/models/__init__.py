@@ -27,6 +27,7 @@ from .leagues import (
     LeagueSeason,
 )
 from .mailplay import InboundMail
+from .moderation import PLAYER_REPORT_NOTE_MAX_LENGTH, ModerationAction, PlayerReport
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
@@ -47,6 +48,7 @@ __all__ = [
     "DIVISION_SIZE_MAX",
     "DIVISION_SIZE_MIN",
     "MAX_TIMEOUTS_LIMIT",
+    "PLAYER_REPORT_NOTE_MAX_LENGTH",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
     "TOURNAMENT_MAX_PLAYERS",
@@ -64,9 +66,11 @@ __all__ = [
     "LeagueEntry",
     "LeagueFixture",
     "LeagueSeason",
+    "ModerationAction",
     "Move",
     "Mute",
     "Notification",
+    "PlayerReport",
     "QuickPreset",
     "Rating",
     "RatingChange",

@@ -25,6 +25,9 @@ class League(models.Model):
         _("players who move up or down"), default=2, help_text="Per division, at each end."
     )
     bots_fill = models.BooleanField(_("bots fill a short division"), default=True)
+    # Players who abandoned more of their games than this percent may not join (None: anyone;
+    # games/competitions/records.py).
+    max_abandoned_percent = models.PositiveSmallIntegerField(null=True, blank=True)
     registration_days = models.PositiveSmallIntegerField(_("days to join"), default=7)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -40,6 +40,8 @@ class Notification(models.Model):
         TOURNAMENT = "tournament", _("A tournament ended")
         # A league season is over: the player's place, and the one click into the next.
         LEAGUE_SEASON = "league_season", _("A league season ended")
+        # A measure of the staff's (games/moderation.py): what, why, until when.
+        MODERATION = "moderation", _("A moderator's decision")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("To send")
@@ -83,6 +85,18 @@ class Notification(models.Model):
         blank=True,
         related_name="notifications",
         help_text="LEAGUE_SEASON: the player's entry of the season that ended.",
+    )
+    # Read only with its player's rows (the user index), and added to a large table without a
+    # stop: neither an index of its own nor a database-side key (docs/operations.md, "Upgrades").
+    moderation = models.ForeignKey(
+        "games.ModerationAction",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        db_index=False,
+        db_constraint=False,
+        related_name="notifications",
+        help_text="MODERATION: the measure it tells of (once: it is recorded with the measure).",
     )
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     reason = models.CharField(max_length=40, blank=True, help_text="Why it was not sent.")
@@ -128,6 +142,7 @@ class Notification(models.Model):
                         "mail_answer",
                         "tournament",
                         "league_season",
+                        "moderation",
                     ]
                 ),
                 name="notification_kind_valid",
@@ -154,8 +169,8 @@ class Notification(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(kind="digest", game__isnull=True, day__isnull=False)
-                | Q(kind="league_season", game__isnull=True, day__isnull=True)
-                | ~Q(kind__in=["digest", "league_season"])
+                | Q(kind__in=["league_season", "moderation"], game__isnull=True, day__isnull=True)
+                | ~Q(kind__in=["digest", "league_season", "moderation"])
                 & Q(game__isnull=False, day__isnull=True),
                 name="notification_digest_has_a_day_others_a_game",
             ),

@@ -51,6 +51,9 @@ class ChatMessage(models.Model):
     text = models.TextField(help_text="At most CHAT_MESSAGE_MAX_LENGTH characters (a constraint).")
     version = models.PositiveIntegerField(help_text="The game's version when it was written.")
     created_at = models.DateTimeField(default=timezone.now)
+    hidden_at = models.DateTimeField(
+        null=True, blank=True, help_text="Hidden by the staff (games/moderation.py)."
+    )
 
     class Meta:
         ordering = ["game", "seq"]

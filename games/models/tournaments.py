@@ -38,6 +38,9 @@ class Tournament(models.Model):
     bot_level = models.CharField(
         max_length=12, blank=True, help_text="Bots of this level fill short tables ('' : none)."
     )
+    # Players who abandoned more of their games than this percent may not join (None: anyone;
+    # games/competitions/records.py).
+    max_abandoned_percent = models.PositiveSmallIntegerField(null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     winner = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -22,7 +22,7 @@ from accounts.validators import one_line
 from accounts.zones import zone_of
 
 from ..engine import Discard, Draw, GameState, GoOut, Rules
-from ..models import Game, InboundMail, Notification, Seat
+from ..models import Game, InboundMail, ModerationAction, Notification, Seat
 from ..presentation import (
     card_info,
     cards_info,
@@ -88,8 +88,14 @@ def build_message(kind: str, context: dict, *, to: str) -> EmailMultiAlternative
         to=[to],
         headers={
             # RFC 8058: mail clients show an unsubscribe button that POSTs here.
-            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            **(
+                {
+                    "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+                    "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+                }
+                if context["unsubscribe_url"]
+                else {}
+            ),
             "Auto-Submitted": "auto-generated",
             # A turn's own address: a reply with the move plays it (games/mailplay/).
             **({"Reply-To": context["reply_to"]} if context.get("reply_to") else {}),
@@ -101,14 +107,18 @@ def build_message(kind: str, context: dict, *, to: str) -> EmailMultiAlternative
 
 
 def base_context(user: User, kind: str) -> dict:
-    topic = TOPIC_OF_KIND[kind]
-    token = unsubscribe_token(user, topic)
+    """The greeting and the links every mail ends with; a kind no one unsubscribes from (the
+    moderators' mail) has no unsubscribe link."""
+    topic = TOPIC_OF_KIND.get(kind)
+    token = unsubscribe_token(user, topic) if topic else ""
     return {
         "name": user.name,
         "site_url": settings.SITE_URL,
-        "unsubscribe_url": absolute(reverse("unsubscribe", kwargs={"token": token})),
+        "unsubscribe_url": absolute(reverse("unsubscribe", kwargs={"token": token}))
+        if topic
+        else "",
         "preferences_url": absolute(reverse("notification_preferences")),
-        "topic": topic_label(topic),
+        "topic": topic_label(topic) if topic else "",
     }
 
 
@@ -482,6 +492,40 @@ def _league_season_context(row: Notification) -> dict:
     }
 
 
+def moderation_context(user: User, *, measure: str, reason: str, until, message: str) -> dict:
+    """A moderator's measure, told to its player: what, why, until when, and what to do."""
+    kind = ModerationAction.Kind
+    subjects = {
+        kind.HIDE: _("A moderator hid one of your chat messages"),
+        kind.WARN: _("A warning from the moderators"),
+        kind.MUTE: _("You are muted in the chats"),
+        kind.RENAME: _("Please choose another name"),
+        kind.SUSPEND: _("Your account is suspended"),
+        kind.CLOSE: _("Your account is closed"),
+    }
+    return {
+        **base_context(user, Notification.Kind.MODERATION),
+        "name": user.display_name or user.username,  # their own, even while others see another
+        "measure": measure,
+        "reason": reason,
+        "until": until,
+        "message": message,
+        "settings_url": absolute(reverse("notification_preferences")),
+        "subject": subjects[measure],
+    }
+
+
+def _moderation_context(row: Notification) -> dict:
+    action = row.moderation
+    return moderation_context(
+        row.user,
+        measure=action.kind,
+        reason=action.reason,
+        until=action.until,
+        message=action.message.text if action.message else "",
+    )
+
+
 CONTEXT_BUILDERS = {
     Notification.Kind.YOUR_TURN: _your_turn_context,
     Notification.Kind.REMINDER: _reminder_context,
@@ -496,4 +540,5 @@ CONTEXT_BUILDERS = {
     Notification.Kind.MAIL_ANSWER: _mail_answer_context,
     Notification.Kind.TOURNAMENT: _tournament_context,
     Notification.Kind.LEAGUE_SEASON: _league_season_context,
+    Notification.Kind.MODERATION: _moderation_context,
 }

@@ -44,6 +44,7 @@ def notification_queue(
     player: User | None = None,
     inbound: InboundMail | None = None,
     league_entry=None,
+    moderation=None,
     countdown: float = 0,
 ) -> list[Notification]:
     """Record a notice on each channel its kind goes by, once each, and send it after the
@@ -67,6 +68,7 @@ def notification_queue(
             player=player,
             inbound=inbound,
             league_entry=league_entry,
+            moderation=moderation,
             defaults={
                 "status": Notification.Status.SKIPPED if reason else Notification.Status.PENDING,
                 "reason": reason,

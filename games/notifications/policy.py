@@ -106,8 +106,8 @@ def wants(preferences: Preferences, kind: str, channel: str = Notification.Chann
         return preferences.push and (
             kind == Notification.Kind.YOUR_TURN or bool(getattr(preferences, TOPIC_OF_KIND[kind]))
         )
-    if kind == Notification.Kind.MAIL_ANSWER:
-        return True
+    if kind in (Notification.Kind.MAIL_ANSWER, Notification.Kind.MODERATION):
+        return True  # they wrote to us; the moderators' measures are told whatever the settings
     if kind == Notification.Kind.YOUR_TURN:
         return preferences.turn_mail == Preferences.TurnMail.EACH
     if kind == Notification.Kind.DIGEST:
@@ -117,7 +117,8 @@ def wants(preferences: Preferences, kind: str, channel: str = Notification.Chann
 
 def unwanted_reason(user: User, kind: str, channel: str = Notification.Channel.MAIL) -> str:
     """Why this player gets no notice of this kind on this channel ('' if they do)."""
-    if user.is_bot or not user.is_active:
+    # A closed account hears why (a moderator's measure); any other inactive one hears nothing.
+    if user.is_bot or not (user.is_active or kind == Notification.Kind.MODERATION):
         return "no_address"
     if channel == Notification.Channel.PUSH:
         if not has_push_device(user):

@@ -14,13 +14,14 @@ from django.utils.translation import ngettext
 from accounts.models import User
 
 from ..engine import GameState, Rules, simulate_game
-from ..models import InboundMail, Notification
+from ..models import InboundMail, ModerationAction, Notification
 from ..presentation import card_info, cards_info, rank_plural, scoresheet, sort_hand
 from .compose import (
     absolute,
     base_context,
     dropped_subject,
     league_season_subject,
+    moderation_context,
     seat_news_line,
     seat_news_subject,
     timed_out_subject,
@@ -157,6 +158,14 @@ def sample_context(kind: str, user: User) -> dict:
             "subject": _("Game #%(n)d is over: %(winners)s won")
             % {"n": 42, "winners": ranking[0]["name"]},
         }
+    if kind == Notification.Kind.MODERATION:
+        return moderation_context(
+            user,
+            measure=ModerationAction.Kind.MUTE,
+            reason=_("Insults in the chat of game #%(n)d.") % {"n": 42},
+            until=deadline + timedelta(days=6),
+            message="",
+        )
     if kind == Notification.Kind.LEAGUE_SEASON:
         standings = reverse("league_division", kwargs={"league_id": 1, "number": 3, "level": 2})
         return {

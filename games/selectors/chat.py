@@ -7,12 +7,14 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 
 from ..models import ChatMessage, Game, Mute, Seat
 from .viewer import can_chat
 
+HIDDEN = _("(hidden by a moderator)")
 TABLE_CHAT_MESSAGES = 20  # the table shows the latest; the chat page shows them all
 
 
@@ -30,15 +32,25 @@ def _readable(game: Game, user: User) -> QuerySet[ChatMessage]:
     if user.is_authenticated:
         messages = messages.exclude(author__in=muted_by(user))
     return messages.select_related("author").only(
-        "seq", "text", "version", "created_at", "author__username", "author__display_name"
+        "seq",
+        "text",
+        "version",
+        "created_at",
+        "hidden_at",
+        "author__username",
+        "author__display_name",
+        "author__name_change_due",
     )
 
 
 def _line(message: ChatMessage, user: User) -> dict[str, Any]:
+    """A message as shown: a message the moderators hid keeps its place, not its text."""
     return {
         "message": message,
         "name": message.author.name,
         "mine": message.author_id == user.pk,
+        "text": str(HIDDEN) if message.hidden_at else message.text,
+        "hidden": message.hidden_at is not None,
     }
 
 
@@ -61,7 +73,7 @@ def chat(
         muted = list(
             Mute.objects.filter(muter=user)
             .select_related("muted")
-            .only("muted__username", "muted__display_name")
+            .only("muted__username", "muted__display_name", "muted__name_change_due")
             .order_by("created_at")[:20]
         )
     return {

@@ -122,7 +122,9 @@ def division_games(division: Division) -> list[FixtureRow]:
     """The division's tables wave by wave, who plays, and each finished one's result."""
     fixtures, seats = division_fixtures(division)
     user_ids = {u for f in fixtures for u in [*f.players, *f.absent]}
-    users = User.objects.filter(pk__in=user_ids).only("display_name", "username", "is_active")
+    users = User.objects.filter(pk__in=user_ids).only(
+        "display_name", "username", "is_active", "name_change_due"
+    )
     names = {user.pk: user.name for user in users}  # a deleted player's as such
     rows = []
     for fixture in fixtures:

@@ -64,6 +64,7 @@ def dashboard(user: User, page: str | None = None) -> dict[str, Any]:
         .select_related("game", "invited_by")
         .only(
             "id", "game_id", "invited_by__username", "invited_by__display_name",
+            "invited_by__name_change_due",
             *(f"game__{field}" for field in _ROW_GAME_FIELDS),
             "game__time_per_move_days",
         )
@@ -99,7 +100,14 @@ def _players_by_game(game_ids: Iterable[int]) -> dict[int, list[Seat]]:
     seats = (
         Seat.objects.filter(game_id__in=game_ids)
         .select_related("user")
-        .only("game_id", "index", "user__username", "user__display_name", "user__is_bot")
+        .only(
+            "game_id",
+            "index",
+            "user__username",
+            "user__display_name",
+            "user__is_bot",
+            "user__name_change_due",
+        )
         .order_by("game_id", "index")
     )
     for seat in seats:

@@ -63,11 +63,17 @@ class OutboxSource:
     of a kind per game (this turn's reminder, not last week's), and no 'your turn' in a game
     whose moves by the others are news: that line says whose turn it is."""
 
-    # A season's result is about no game: its mail and the league's pages tell it.
+    # A season's result is about no game: its mail and the league's pages tell it; so is a
+    # moderator's measure, which its mail tells.
     kinds = [
         kind
         for kind in Notification.Kind.values
-        if kind not in (Notification.Kind.DIGEST, Notification.Kind.LEAGUE_SEASON)
+        if kind
+        not in (
+            Notification.Kind.DIGEST,
+            Notification.Kind.LEAGUE_SEASON,
+            Notification.Kind.MODERATION,
+        )
     ]
 
     def rows(self, user_id: int, since: datetime) -> QuerySet[Notification]:
@@ -163,7 +169,9 @@ def _told(rounds: tuple[RoundOver, ...]) -> dict[str, Any]:
 
 
 # What User.name reads.
-USER_NAME_FIELDS = ("user__username", "user__display_name", "user__is_active")
+USER_NAME_FIELDS = (
+    "user__username", "user__display_name", "user__is_active", "user__name_change_due"
+)  # fmt: skip
 
 
 def rounds_over_since(seats: Sequence[Seat], since: datetime) -> dict[int, tuple[RoundOver, ...]]:

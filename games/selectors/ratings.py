@@ -44,7 +44,14 @@ def leaderboard(page: str | None = None) -> Page[WithAnnotations[Rating, Provisi
         Rating.objects.filter(user__is_active=True)
         .annotate(provisional=ExpressionWrapper(provisional, output_field=BooleanField()))
         .select_related("user")
-        .only("ordinal", "games", "user__username", "user__display_name", "user__is_bot")
+        .only(
+            "ordinal",
+            "games",
+            "user__username",
+            "user__display_name",
+            "user__is_bot",
+            "user__name_change_due",
+        )
         .order_by("provisional", "-ordinal", "user_id")
     )
     page_obj: Page[WithAnnotations[Rating, Provisional]]

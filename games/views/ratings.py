@@ -9,10 +9,12 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.selectors import player_named
 
+from ..moderation import is_moderator
 from ..selectors import player_stats, ratings
 from ..selectors.friends import with_follows
 from ..selectors.leagues import LEAGUE_HISTORY_ROWS, player_league_history
 from ..selectors.tournaments import player_tournaments
+from .moderation import PlayerReportForm
 
 
 @login_required
@@ -59,5 +61,7 @@ def player(request, username: str):
         "vs": request.GET.get("vs", "")[:150],
         "league_history": player_league_history(shown)[:LEAGUE_HISTORY_ROWS],
         "own_bots": [] if shown.is_bot else list(shown.own_bots.filter(is_active=True)),
+        "report_form": PlayerReportForm(),
+        "is_moderator": is_moderator(request.user),
     }
     return render(request, "games/player.html", context)

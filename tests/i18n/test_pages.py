@@ -230,11 +230,20 @@ def a_players_world(db):
     league.seasons.update(starts_at=timezone.now())
     leagues.season_start(season_id=league.seasons.get().pk)  # bots fill the division
     entry = LeagueEntry.objects.get(user=zdenek)
+    # Zdeněk moderates too: Tünde's message, reported, and a report of her, in his queue.
+    from django.contrib.auth.models import Permission
+
+    from games import chat, moderation
+
+    zdenek.user_permissions.add(Permission.objects.get(codename="moderate"))
+    reported = chat.chat_post(game_id=under_way.pk, user=tunde, text="Zzz")
+    chat.chat_report(message=reported, user=zdenek)
+    moderation.player_report(reporter=zdenek, player=tunde, reason="stalling")
     names = [
         name
         for seat in under_way.seats.select_related("user")
         for name in (seat.user.name, seat.user.username)
-    ] + ["Three Thirteen", "3·13", "Zdeňkův pohár", "Tündes kupa", "Buchholz", "Liga"]
+    ] + ["Three Thirteen", "3·13", "Zdeňkův pohár", "Tündes kupa", "Buchholz", "Liga", "Zzz"]
     names += [e.user.name for e in entry.division.entries.select_related("user")]
     pages = [
         ("home", []), ("lobby", []), ("how_to_play", []), ("game_new", []),
@@ -249,6 +258,7 @@ def a_players_world(db):
         ("leagues", []), ("league", [league.pk]),
         ("league_division", [league.pk, 1, 1]),
         ("league_optin", [optin_token(user_id=zdenek.pk, entry_id=entry.pk)]),
+        ("moderation_queue", []), ("moderation_case", ["tunde"]),
     ]  # fmt: skip
     return zdenek, pages, names
 

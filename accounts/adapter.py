@@ -61,6 +61,13 @@ class AccountAdapter(DefaultAccountAdapter):
         with translation.override(language):
             super().send_mail(template_prefix, email, context)
 
+    def send_notification_mail(self, template_prefix, user, context=None, email=None):
+        """A change to the account told to its player (settings.ACCOUNT_EMAIL_NOTIFICATIONS), in
+        their language and greeting them by name, as every other account mail."""
+        super().send_notification_mail(
+            template_prefix, user, {**(context or {}), "user": user}, email
+        )
+
     def reauthenticate(self, user, password) -> bool:
         """Who the player is, before a change such as a new email address: the password, its
         wrong ones limited with the other forms' (passwords.py); never for a player with

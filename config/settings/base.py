@@ -172,6 +172,9 @@ ACCOUNT_UNIQUE_EMAIL = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_PASSWORD_RESET = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "3·13: "
+# A mail to the player when their password, address or two-factor changes, with where from: a
+# change they did not make is one they hear of (templates/account/email/base_notification.txt).
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 ACCOUNT_USER_DISPLAY = "accounts.models.display_name"
 # Guessing is slow and cheap for us: a refused attempt is answered 429 before any password is
 # hashed. Per address (the site's own count, LOGIN_ADDRESS_LIMITS below): 30 logins and 10

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from accounts import twofactor
 from accounts.models import ApiToken
@@ -289,3 +290,30 @@ def test_another_players_passkey_is_not_theirs_to_rename_or_remove(clock):
         assert browser.post(url, {"name": "Bob's now"}).status_code == 404
     passkey.refresh_from_db()
     assert passkey.data == {"name": "Alice's key"}
+
+
+@pytest.mark.parametrize("code", [code for code, _name in settings.LANGUAGES])
+def test_turning_two_factor_off_is_mailed_to_the_player_in_their_language(ada, clock, code):
+    """A change to the account (here the authenticator app turned off) is told by mail, with
+    where it came from: a change the player did not make is one they hear of."""
+    type(ada).objects.filter(pk=ada.pk).update(language=code)
+    ada.refresh_from_db()
+    browser = logged_in(ada, clock)
+    browser.post(reverse("mfa_reauthenticate"), {"code": ada.codes[0]})
+    mail.outbox.clear()
+    assert browser.post(reverse("mfa_deactivate_totp")).status_code == 302
+    [message] = mail.outbox
+    assert message.to == [ada.email]
+    with translation.override(code):
+        expected = [
+            translation.gettext("Authenticator app deactivated."),
+            translation.gettext(
+                "If it was not you, change your password now and turn on two-factor "
+                "authentication in Settings."
+            ),
+        ]
+    for line in expected:
+        assert line in message.body, (code, line)
+    if code != "en":
+        assert "Authenticator app deactivated." not in message.body
+        assert "If you do not recognize this change" not in message.body

@@ -44,8 +44,14 @@ Kind = ModerationAction.Kind
 TIMED = (Kind.MUTE, Kind.SUSPEND)
 
 
+def is_moderator(user: User) -> bool:
+    """A staff account with the queue's permission. (A player who is not staff is answered
+    without reading permissions: the pages that show a moderator's links cost them nothing.)"""
+    return user.is_authenticated and user.is_active and user.is_staff and user.has_perm(PERMISSION)
+
+
 def require_moderator(user: User) -> None:
-    if not (user.is_authenticated and user.is_active and user.has_perm(PERMISSION)):
+    if not is_moderator(user):
         raise PermissionDenied
 
 
@@ -224,7 +230,3 @@ def _apply(action: ModerationAction, now) -> None:
         seats.update(autopilot=True, autopilot_since=None)
         for game in Game.objects.filter(pk__in=game_ids):
             game_queue_next(game=game)
-
-
-def is_moderator(user: User) -> bool:
-    return user.is_authenticated and user.has_perm(PERMISSION)

@@ -31,7 +31,7 @@ PASSWORD = "correct horse battery"
 
 def moderator(**fields) -> User:
     """A staff member with the queue's permission only (not a superuser)."""
-    user = UserFactory(**fields)
+    user = UserFactory(is_staff=True, **fields)
     user.user_permissions.add(Permission.objects.get(codename="moderate"))
     return User.objects.get(pk=user.pk)  # a fresh object: permissions are cached per instance
 
@@ -101,10 +101,13 @@ def test_the_queue_lists_reported_players_with_the_message_in_its_context(scene)
     assert "waits 3 days" in case and "Stalling" in case
 
 
-@pytest.mark.parametrize("who", ["player", "staff_without_permission"])
+@pytest.mark.parametrize("who", ["player", "staff_without_permission", "permission_not_staff"])
 @pytest.mark.parametrize("kind", Kind.values)
 def test_every_measure_is_refused_without_the_permission(scene, who, kind):
-    someone = UserFactory(is_staff=who != "player")
+    someone = UserFactory(is_staff=who == "staff_without_permission")
+    if who == "permission_not_staff":  # the permission alone, on an account that is not staff
+        someone.user_permissions.add(Permission.objects.get(codename="moderate"))
+        someone = User.objects.get(pk=someone.pk)
     browser = browser_of(someone)
     before = User.objects.filter(pk=scene["tom"].pk).values().get()
     assert browser.get(reverse("moderation_queue")).status_code == 403

@@ -19,6 +19,7 @@ from accounts import twofactor
 from accounts.models import ApiToken
 from tests.api.helpers import Api, token_for
 from tests.factories import UserFactory
+from tests.i18n.visible import VisibleText
 
 pytestmark = pytest.mark.django_db
 
@@ -223,8 +224,6 @@ def test_api_tokens_are_not_asked_for_a_code(ada, client):
 
 def shown_text(html: str) -> set[str]:
     """The page's visible pieces of text that hold a word."""
-    from tests.i18n.test_pages import VisibleText
-
     parser = VisibleText()
     parser.feed(html)
     return {" ".join(p.split()) for p in parser.parts if re.search(r"[^\W\d_]{3}", p)}

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 def test_a_report_worked_through_the_queue(player):
     ann, ann_page = player(width=390, display_name="Ann")
     tom, tom_page = player(width=390, display_name="Tom")
-    staff, staff_page = player(display_name="Mo")
+    staff, staff_page = player(display_name="Mo", is_staff=True)
     staff.user_permissions.add(Permission.objects.get(codename="moderate"))
     game = started_game([ann, tom])
     chat.chat_post(game_id=game.pk, user=ann, text="Good luck, both")

@@ -3,7 +3,6 @@ card names as players of the language say them, and plural forms that follow the
 
 import re
 from html import escape
-from html.parser import HTMLParser
 
 import polib
 import pytest
@@ -15,6 +14,7 @@ from django.utils.dates import MONTHS, MONTHS_3, WEEKDAYS, WEEKDAYS_ABBR
 from games.engine import parse_card
 from games.models import Game
 from games.presentation import card_info
+from tests.i18n.visible import VisibleText
 
 pytestmark = pytest.mark.django_db
 
@@ -125,28 +125,6 @@ def english_date_names(code: str) -> set[str]:
     return english - own
 
 
-class VisibleText(HTMLParser):
-    """What a reader sees or hears: text outside script and style, and the labelling
-    attributes."""
-
-    LABELS = ("title", "aria-label", "placeholder", "alt")
-
-    def __init__(self):
-        super().__init__()
-        self.parts, self.hidden = [], 0
-
-    def handle_starttag(self, tag, attrs):
-        self.hidden += tag in ("script", "style", "template")
-        self.parts += [value or "" for name, value in attrs if name in self.LABELS]
-
-    def handle_endtag(self, tag):
-        self.hidden -= tag in ("script", "style", "template")
-
-    def handle_data(self, data):
-        if not self.hidden:
-            self.parts.append(data)
-
-
 def english_left(html: str, code: str, names: list[str]) -> list[str]:
     parser = VisibleText()
     parser.feed(html)
@@ -235,6 +213,7 @@ def a_players_world(db):
 
     from games import chat, moderation
 
+    type(zdenek).objects.filter(pk=zdenek.pk).update(is_staff=True)
     zdenek.user_permissions.add(Permission.objects.get(codename="moderate"))
     reported = chat.chat_post(game_id=under_way.pk, user=tunde, text="Zzz")
     chat.chat_report(message=reported, user=zdenek)

@@ -36,6 +36,9 @@ STORAGES = {
 }
 if not os.environ.get("DATABASE_URL"):
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, but a test that commits is cleaned up by DELETE, not TRUNCATE (tests/postgresql).
+    DATABASES["default"]["ENGINE"] = "tests.postgresql"
 # Without Redis, tasks go to an in-memory broker that no worker reads: tests call them directly.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_BROKER_TRANSPORT_OPTIONS = {}

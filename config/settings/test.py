@@ -36,9 +36,14 @@ STORAGES = {
 }
 if not os.environ.get("DATABASE_URL"):
     DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's, but a test that commits is cleaned up by DELETE, not TRUNCATE (tests/postgresql).
+    DATABASES["default"]["ENGINE"] = "tests.postgresql"
 # Without Redis, tasks go to an in-memory broker that no worker reads: tests call them directly.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
-CELERY_BROKER_TRANSPORT_OPTIONS = {}
+# An idle worker asks Redis for its next task 0.1 s at a time (kombu's default, 1 s): a worker
+# stops only once that wait is over, and some fifty tests start and stop one.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}
 CELERY_BEAT_SCHEDULE = {}
 BOT_MOVE_DELAY_SECONDS = 0
 BOT_HARD_SECONDS = 0.02

@@ -134,8 +134,8 @@ def _lock_season(season_id: int) -> LeagueSeason:
 
 def _open_season(league_id: int) -> LeagueSeason:
     """The league's season open for players, locked."""
-    season_id = (
-        LeagueSeason.objects.filter(league_id=league_id)
+    season_id = (  # `league__pk`: an id past a 64-bit integer finds nothing (league_id: 500)
+        LeagueSeason.objects.filter(league__pk=league_id)
         .exclude(status=LeagueSeason.Status.FINISHED)
         .values_list("pk", flat=True)
         .first()
@@ -187,7 +187,7 @@ def league_leave(*, league_id: int, user: User) -> LeagueEntry:
     """Leave the league's current season: before it starts, the entry goes; during it, the
     player forfeits the rest (their games in play resigned, their finished games stand)."""
     entry = (
-        LeagueEntry.objects.filter(season__league_id=league_id, user=user)
+        LeagueEntry.objects.filter(season__league__pk=league_id, user=user)
         .exclude(season__status=LeagueSeason.Status.FINISHED)
         .select_related("season")
         .first()

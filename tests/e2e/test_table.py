@@ -12,7 +12,7 @@ from config.translations import compile_all
 from games.engine.cards import Card
 from games.models import Game, Move, RoundScore
 from tests.e2e.conftest import artifact
-from tests.e2e.table import fresh, wait_for_version
+from tests.e2e.table import fresh, wait_for_version, wait_until
 from tests.factories import play_on, started_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
@@ -180,8 +180,10 @@ def test_the_chat_updates_without_breaking_the_content_security_policy(player):
     bob, bob_page = player()
     game = started_game([ann, bob], seat_count=2)
     logged = []
+    polls = {ann_page: [], bob_page: []}  # each page's table polls answered
     for page in (ann_page, bob_page):
         page.add_init_script(CSP_LISTENER)
+        page.on("requestfinished", lambda r, own=polls[page]: "/table/" in r.url and own.append(r))
         page.on("console", lambda m: m.type in ("error", "warning") and logged.append(m.text))
         page.on("pageerror", lambda error: logged.append(str(error)))
         page.goto(f"/games/{game.pk}/")
@@ -203,7 +205,8 @@ def test_the_chat_updates_without_breaking_the_content_security_policy(player):
     first = bob_page.locator("#chat .chat-line", has_text="Good luck")
     first.get_by_role("button", name="Mute").click()
     bob_page.locator("#chat .chat-muted").wait_for()
-    ann_page.wait_for_timeout(2_500)  # a poll or two more
+    polled = {page: len(answered) for page, answered in polls.items()}  # two polls more each
+    wait_until(ann_page, lambda: all(len(polls[p]) >= polled[p] + 2 for p in polls), what="polls")
     refused = [line for line in logged if "400 (Bad Request)" not in line]
     for page in (ann_page, bob_page):
         refused += page.evaluate("window.refusedByCsp")

@@ -11,18 +11,25 @@ from games import services
 from tests.e2e.conftest import PASSWORD, TIMEOUT_MS
 from tests.e2e.table import version_on, wait_until
 from tests.factories import UserFactory, started_game
-from tests.workers import site_process, wait_for
+from tests.workers import site_process
 
 pytestmark = [pytest.mark.e2e, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 # The site's ASGI application (config/asgi.py: its database pool too), with the static files
-# Django's finders hold (the tests collect none).
+# Django's finders hold (the tests collect none). The table polls every second, as on the live
+# server of the other browser tests (tests/e2e/conftest.py, `site`), rather than every 5 s.
+POLL_SECONDS = 1
 SERVE = (
     "import uvicorn, sys; from config.asgi import application; "
+    f"import games.views.play; games.views.play.TABLE_POLL_SECONDS = {POLL_SECONDS}; "
     "from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler; "
     "uvicorn.run(ASGIStaticFilesHandler(application), host='127.0.0.1', "
     "port=int(sys.argv[1]), log_level='warning')"
 )
+
+
+def polls(asked) -> int:
+    return len([url for _kind, url in asked if "/table/" in url])
 
 
 @pytest.fixture
@@ -42,20 +49,22 @@ def test_the_other_players_move_arrives_by_the_stream(browser, asgi_site):
     page = context.new_page()
     asked = []
     page.on("request", lambda r: asked.append((r.resource_type, r.url)))
+    streams = []  # the stream's answer: once it has begun, the stream is open
+    page.on("response", lambda r: r.request.resource_type == "eventsource" and streams.append(r))
     page.goto(f"/accounts/login/?next=/games/{game.pk}/")
     page.locator("main form input[name=login]").fill(watcher.username)
     page.locator("main form input[name=password]").fill(PASSWORD)
     with page.expect_navigation():
         page.locator("main form button[type=submit]").click()
     page.wait_for_selector("#table")
-    assert wait_for(lambda: any(kind == "eventsource" for kind, _url in asked), timeout=10)
+    wait_until(page, lambda: streams, timeout=10, what="the stream to open")
     version = version_on(page)
-    # Longer than the table's poll (5 s): while the stream is open the timed poll waits a minute.
-    page.wait_for_timeout(5500)
-    polls = [url for _kind, url in asked if "/table/" in url]
-    assert polls == []
+    polled = polls(asked)  # any timed poll sent before the stream was open
+    # Longer than the table's poll: while the stream is open the timed poll waits a minute.
+    page.wait_for_timeout(POLL_SECONDS * 1000 + 500)
+    assert polls(asked) == polled
     services.move_draw(game_id=game.pk, user=mover, version=version, source="stock")
     # Only the event can bring it now: the table asks once, when it hears of the move.
     wait_until(page, lambda: version_on(page) == version + 1, timeout=20)
-    assert len([url for _kind, url in asked if "/table/" in url]) == 1
+    assert polls(asked) == polled + 1
     context.close()

@@ -63,7 +63,8 @@ class FakePushHandler(BaseHTTPRequestHandler):
 @pytest.fixture
 def push_service():
     service = FakePushService()
-    thread = threading.Thread(target=service.serve_forever, daemon=True)
+    # shutdown() waits for the loop's next look at its flag: every 10 ms, not the default 0.5 s.
+    thread = threading.Thread(target=service.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     yield service
     service.shutdown()

@@ -58,7 +58,7 @@ def answers_ping(url: str) -> bool:
     died with Redis)."""
     client = Celery("fault-ping", broker=url)
     try:
-        return bool(client.control.ping(timeout=1.0))
+        return bool(client.control.ping(timeout=1.0, limit=1))
     except Exception:  # Redis not back yet
         return False
     finally:

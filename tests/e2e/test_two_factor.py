@@ -1,8 +1,8 @@
 """Two-factor authentication in the browser, as a new player uses it: turned on from Settings with
 an authenticator app (the code made here from the secret the page shows), recovery codes kept,
 asked at the next login; then a passkey added through Chromium's virtual authenticator (WebAuthn,
-over the DevTools protocol), which logs in alone from the login page. A phone's width and a
-laptop's."""
+over the DevTools protocol), which logs in alone from the login page. Played at a phone's width,
+each page looked at on a laptop's too."""
 
 import re
 import time
@@ -47,10 +47,17 @@ def log_out(page):
         page.locator("main form button[type=submit]").click()
 
 
-@pytest.mark.parametrize("width", [390, 1280])
-def test_a_new_player_turns_on_an_authenticator_app_then_a_passkey(open_page, width):
-    page = open_page(width=width, height=844 if width == 390 else 900)
-    username = f"careful{width}"
+def shots(page, name: str):
+    """The page at a phone's width, then a laptop's, and back to the phone."""
+    for width, height in ((390, 844), (1280, 900)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.screenshot(path=artifact(f"two-factor-{name}-{width}.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+def test_a_new_player_turns_on_an_authenticator_app_then_a_passkey(open_page):
+    page = open_page(width=390, height=844)
+    username = "careful"
     page.goto("/accounts/signup/")
     sign_up(page, username)
     # Two-factor waits for a verified address (allauth's rule): the link in the mail.
@@ -67,7 +74,7 @@ def test_a_new_player_turns_on_an_authenticator_app_then_a_passkey(open_page, wi
     assert "/accounts/reauthenticate/" in page.url
     page.locator("input[name=password]").fill(PASSWORD)
     submit(page, "Confirm")
-    page.screenshot(path=artifact(f"two-factor-activate-{width}.png"), full_page=True)
+    shots(page, "activate")
     secret = page.locator("#authenticator_secret").input_value()
     assert page.locator("main img").first.get_attribute("src").startswith("data:image/svg+xml")
     page.locator("input[name=code]").fill("000000")
@@ -79,14 +86,14 @@ def test_a_new_player_turns_on_an_authenticator_app_then_a_passkey(open_page, wi
     assert "Authenticator app activated." in page.locator("body").inner_text()
     codes = page.locator("main textarea").input_value().split()
     assert len(codes) == 10
-    page.screenshot(path=artifact(f"two-factor-codes-{width}.png"), full_page=True)
+    shots(page, "codes")
 
     # The next login asks for the code after the password; a recovery code does as well.
     log_out(page)
     log_in_with_password(page, username)
     assert "/accounts/2fa/authenticate/" in page.url
     assert page.locator("header .who").count() == 0  # not logged in yet
-    page.screenshot(path=artifact(f"two-factor-login-code-{width}.png"), full_page=True)
+    shots(page, "login-code")
     page.locator("input[name=code]").fill(codes[0])
     submit(page, "Log in")
     assert page.locator("header .who").inner_text() == username
@@ -117,12 +124,12 @@ def test_a_new_player_turns_on_an_authenticator_app_then_a_passkey(open_page, wi
     with page.expect_navigation():
         page.locator("#mfa_webauthn_add").click()
     assert "Security key added." in page.locator("body").inner_text()
-    page.screenshot(path=artifact(f"two-factor-index-{width}.png"), full_page=True)
+    shots(page, "index")
 
     # The passkey logs in alone, from the login page.
     log_out(page)
     page.goto("/accounts/login/")
-    page.screenshot(path=artifact(f"two-factor-login-page-{width}.png"), full_page=True)
+    shots(page, "login-page")
     with page.expect_navigation():
         page.get_by_role("button", name="Log in with a passkey").click()
     assert page.locator("header .who").inner_text() == username

@@ -174,8 +174,12 @@ def test_a_moves_request_id_follows_it_into_the_task_and_the_mail_it_sent(worker
 
     assert wait_for(mail_line)
     assert {r.request_id for r in mail_line()} == {"proxy-given-id-0001"}
-    sent = [r for r in lines("threethirteen.task") if r.task == "games.tasks.send_notification"]
-    assert "proxy-given-id-0001" in {r.request_id for r in sent}
+
+    def sent_by():  # the task's own line comes once it returns, after the mail's
+        tasks = lines("threethirteen.task")
+        return {r.request_id for r in tasks if r.task == "games.tasks.send_notification"}
+
+    assert wait_for(lambda: "proxy-given-id-0001" in sent_by())
     [request] = [r for r in lines("threethirteen.request") if r.path.endswith("/discard/")]
     assert request.request_id == "proxy-given-id-0001" and request.status == 302
     client.get(reverse("home"), HTTP_X_REQUEST_ID="<script>")  # not an id: a new one is made

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import F
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.validators import one_line
+from accounts.zones import zoned
 
 from .errors import GameError
 from .events import game_changed
@@ -35,9 +36,9 @@ def chat_post(*, game_id: int, user: User, text: str) -> ChatMessage:
     if not user.is_authenticated or user.is_site_bot or not can_chat(game, seat):
         raise GameError(_("Only the players of this game can write in its chat."), status=403)
     if user.is_chat_muted(now := timezone.now()):
-        until = formats.date_format(timezone.localtime(user.chat_muted_until), "DATETIME_FORMAT")
         raise GameError(
-            _("A moderator muted you in the chats until %(until)s.") % {"until": until},
+            _("A moderator muted you in the chats until %(until)s.")
+            % {"until": zoned(user.chat_muted_until)},
             status=403,
         )
     text = one_line(text or "")

@@ -4,10 +4,11 @@ apart from Django's system checks, which `checks` would bring to mind.)"""
 
 from __future__ import annotations
 
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.zones import zoned
 
 from .errors import GameError
 from .models import Game, Seat
@@ -45,12 +46,11 @@ def require_may_play(user: User) -> None:
     """Not suspended by the staff (games/moderation.py): a suspended player starts, joins and
     plays no game until the suspension ends; their games in play go on with the autopilot."""
     if user.is_authenticated and user.is_suspended(timezone.now()):
-        until = formats.date_format(timezone.localtime(user.suspended_until), "DATETIME_FORMAT")
         raise GameError(
             _(
                 "Your account is suspended until %(until)s: you cannot start, join or play games "
                 "until then. Your games in play go on with the autopilot."
             )
-            % {"until": until},
+            % {"until": zoned(user.suspended_until)},
             status=403,
         )

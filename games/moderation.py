@@ -17,7 +17,7 @@ from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -132,15 +132,22 @@ def case(*, staff: User, player: User) -> dict:
     for report in reports:
         entry = reported.setdefault(report.message_id, ReportedMessage(report.message, []))
         entry.reporters.append(report.reporter)
+    # Every reported message's neighbours in one query, however many were reported.
+    around = Q(pk__in=[])
+    for entry in reported.values():
+        seq = entry.message.seq
+        around |= Q(
+            game_id=entry.message.game_id,
+            seq__range=(seq - CONTEXT_MESSAGES, seq + CONTEXT_MESSAGES),
+        )
+    lines = list(ChatMessage.objects.filter(around).select_related("author").order_by("seq"))
     for entry in reported.values():
         message = entry.message
-        entry.context = list(
-            ChatMessage.objects.filter(
-                game_id=message.game_id,
-                seq__gte=message.seq - CONTEXT_MESSAGES,
-                seq__lte=message.seq + CONTEXT_MESSAGES,
-            ).select_related("author")
-        )
+        entry.context = [
+            line
+            for line in lines
+            if line.game_id == message.game_id and abs(line.seq - message.seq) <= CONTEXT_MESSAGES
+        ]
     return {
         "player": player,
         "reported_messages": list(reported.values()),

@@ -110,13 +110,15 @@ def base_context(user: User, kind: str) -> dict:
     """The greeting and the links every mail ends with; a kind no one unsubscribes from (the
     moderators' mail) has no unsubscribe link."""
     topic = TOPIC_OF_KIND.get(kind)
-    token = unsubscribe_token(user, topic) if topic else ""
+    unsubscribe = (
+        absolute(reverse("unsubscribe", kwargs={"token": unsubscribe_token(user, topic)}))
+        if topic
+        else ""
+    )
     return {
         "name": user.name,
         "site_url": settings.SITE_URL,
-        "unsubscribe_url": absolute(reverse("unsubscribe", kwargs={"token": token}))
-        if topic
-        else "",
+        "unsubscribe_url": unsubscribe,
         "preferences_url": absolute(reverse("notification_preferences")),
         "topic": topic_label(topic) if topic else "",
     }

@@ -35,6 +35,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
@@ -121,14 +122,14 @@ class HardBot:
         feed = (FEED_WEIGHT_TWO_PLAYERS if two else FEED_WEIGHT) / (view.players - 1)
         bait = BAIT if two else 0.0
         scored: list[tuple[float, int, Card]] = []
-        for _left, card in _shortlist(ranked_discards(view)):
+        for _left, card in shortlist(ranked_discards(view)):
             if scored and self._out_of_time(started):
                 break
             charge = 0.0
             for other in hands:
                 gain, melds = _answer(other, card, wild, rules)
                 charge += feed * gain - (bait if gain and not melds else 0.0)
-            cost = outlook.value(_without(hand, card)) + charge / len(hands)
+            cost = outlook.value(without(hand, card)) + charge / len(hands)
             scored.append((cost, -rules.penalty(card, wild), card))
         self.last_valued = outlook.valued
         return Discard(seat_of(view), min(scored)[2])
@@ -143,10 +144,10 @@ class HardBot:
         taken = [*hand, top]
         ranked = discard_order(taken, wild, rules, barred=face(top))
         take = None
-        for _left, card in _shortlist(ranked):
+        for _left, card in shortlist(ranked):
             if face(card) == face(top) or (take is not None and self._out_of_time(started)):
                 break  # a hand of the top's face alone keeps the stock
-            value = outlook.value(_without(taken, card))
+            value = outlook.value(without(taken, card))
             take = value if take is None else min(take, value)
         self.last_valued = outlook.valued
         return Draw(seat_of(view), "discard" if take is not None and take < stock else "stock")
@@ -172,13 +173,13 @@ class HardBot:
         return Draw(seat, "discard") if take * total < expected else Draw(seat, "stock")
 
 
-def _without(hand: list[Card], card: Card) -> list[Card]:
+def without(hand: Sequence[Card], card: Card) -> list[Card]:
     rest = list(hand)
     rest.remove(card)
     return rest
 
 
-def _shortlist(ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
+def shortlist(ranked: list[tuple[int, Card]]) -> list[tuple[int, Card]]:
     """The first CANDIDATES (penalty left, card) pairs of distinct faces."""
     seen: set[tuple[int, str]] = set()
     kept: list[tuple[int, Card]] = []

@@ -54,7 +54,7 @@ def worker_status(now=None) -> dict:
     return {"ok": ok, "last_seen": last_seen.isoformat() if last_seen else None, "age": age}
 
 
-QUEUES = ("celery", "bots")  # config/settings/base.py CELERY_TASK_QUEUES
+QUEUES = ("celery", "bots", "reviews")  # config/settings/base.py CELERY_TASK_QUEUES
 
 
 class SiteFigures:

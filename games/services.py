@@ -495,6 +495,7 @@ def _record_round(game: Game, state: GameState) -> None:
     users = dict(game.seats.values_list("index", "user_id"))
     last = len(state.round_results) - 1
     RoundScore.objects.bulk_create(round_scores(game, state, last, users))
+    enqueue_on_commit("games.tasks.game_review", (game.pk,))  # games/reviews.py
 
 
 def game_finish(

@@ -6,7 +6,7 @@ from celery.signals import worker_init
 from django.db import Error as DatabaseErrors
 from django.db import InterfaceError, OperationalError
 
-from . import services
+from . import reviews, services
 from .competitions import leagues, tournaments
 from .deadlines.sweep import sweep
 from .notifications import outbox, policy
@@ -90,6 +90,12 @@ def game_finished(game_id: int) -> dict:
         "league": leagues.league_game_finished(game_id=game_id),
         "tournament": tournaments.tournament_game_finished(game_id=game_id),
     }
+
+
+@shared_task(**WAIT_OUT_THE_DATABASE)
+def game_review(game_id: int) -> int:
+    """Review the game's ended rounds (games/reviews.py), on the `reviews` queue."""
+    return reviews.game_review(game_id=game_id)
 
 
 @shared_task

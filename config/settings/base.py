@@ -368,11 +368,15 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 CELERY_TASK_IGNORE_RESULT = True
-# Bot turns have a queue of their own; a worker consumes every queue named here, taking them in
-# turn (kombu rotates them), so a pile of bot turns cannot hold back the mail or the sweeps.
+# Bot turns have a queue of their own, and so have games' reviews; a worker consumes every queue
+# named here, taking them in turn (kombu rotates them), so a pile of bot turns cannot hold back
+# the mail or the sweeps. A review also gives way to both (games/reviews.py).
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = (Queue("celery", routing_key="celery"), Queue("bots", routing_key="bots"))
-CELERY_TASK_ROUTES = {"games.tasks.bot_move": {"queue": "bots"}}
+CELERY_TASK_QUEUES = tuple(Queue(name, routing_key=name) for name in ("celery", "bots", "reviews"))
+CELERY_TASK_ROUTES = {
+    "games.tasks.bot_move": {"queue": "bots"},
+    "games.tasks.game_review": {"queue": "reviews"},
+}
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task loses nothing: the task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -393,6 +397,11 @@ BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
 # the best candidate valued so far. Tests turn the cap off, so that choices never vary.
 BOT_HARD_SECONDS = float(os.environ.get("BOT_HARD_SECONDS", "1.0"))
 BOT_HARD_TIME_CAP = True
+# Games' reviews (games/reviews.py): a review task spends at most this much CPU time (at least a
+# round) before it queues the rest this many seconds later, as it does when a bot's turn or a
+# mail is waiting. A two-player game's whole review takes one to three seconds.
+REVIEW_SLICE_SECONDS = float(os.environ.get("REVIEW_SLICE_SECONDS", "1.0"))
+REVIEW_PAUSE_SECONDS = float(os.environ.get("REVIEW_PAUSE_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "games.tasks.heartbeat", "schedule": 30.0},
     # Overdue turns, autopilot, drops, reminders, stalled bots, mail not yet sent. Each run is

@@ -1,8 +1,8 @@
 """The games app's models, a module per idea: a game and its parts (game), the background
 processes' proof of life (heartbeat), the mail and push outbox (outbox), the mail received at
 turns' reply addresses (mailplay), ratings (ratings), what passes between players (social), quick
-play's seeks (quick), leagues (leagues) and tournaments (tournaments). Everything is imported
-from here, `games.models`."""
+play's seeks (quick), leagues (leagues), tournaments (tournaments) and games' reviews (review).
+Everything is imported from here, `games.models`."""
 
 from .game import (
     DEFAULT_TIME_PER_MOVE_DAYS,
@@ -31,6 +31,7 @@ from .moderation import PLAYER_REPORT_NOTE_MAX_LENGTH, ModerationAction, PlayerR
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
+from .review import RoundReview
 from .social import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Follow, Mute
 from .tournaments import (
     TOURNAMENT_MAX_PLAYERS,
@@ -74,6 +75,7 @@ __all__ = [
     "QuickPreset",
     "Rating",
     "RatingChange",
+    "RoundReview",
     "RoundScore",
     "Seat",
     "Seek",

@@ -1,0 +1,116 @@
+"""Games' reviews: made after each round by the task's service (games/reviews.py), stored once,
+a slice of CPU at a time, giving way to pressing work; and shown on their page only to those who
+may see them (games/selectors/reviews.py)."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import reviews
+from games.models import Game, RoundReview
+from tests.factories import UserFactory, play_on, started_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def moves_unlimited(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": (10**6, 60)}
+
+
+@pytest.fixture
+def duel(moves_unlimited):
+    """A person and the easy bot, two rounds played."""
+    people = [UserFactory()]
+    game = started_game(people, bots="easy", seat_count=2)
+    play_on(game, until=lambda game: game.round_index >= 2, level="medium")
+    return game, people[0]
+
+
+def test_each_ended_round_of_each_person_is_reviewed_once(duel, settings):
+    game, person = duel
+    settings.REVIEW_SLICE_SECONDS = 60
+    assert reviews.game_review(game_id=game.pk) == 2  # the person's two rounds; no bot's
+    stored = RoundReview.objects.filter(seat__game=game)
+    assert {(r.seat.user_id, r.round_index) for r in stored} == {(person.pk, 0), (person.pk, 1)}
+    assert all(r.judged and r.accurate <= r.judged and r.lost >= 0 for r in stored)
+    assert reviews.game_review(game_id=game.pk) == 0  # a second run stores nothing
+    assert stored.count() == 2
+
+
+def test_a_run_spends_its_slice_and_leaves_the_rest_for_later(duel, settings, monkeypatch):
+    game, _person = duel
+    settings.REVIEW_SLICE_SECONDS = 0  # a round per run
+    later = []
+    monkeypatch.setattr(reviews, "_later", lambda game_id, countdown=None: later.append(game_id))
+    assert reviews.game_review(game_id=game.pk) == 1
+    assert later == [game.pk]  # the rest queued again
+    assert reviews.game_review(game_id=game.pk) == 1
+    assert later == [game.pk]  # nothing left: not queued again
+    assert reviews.game_review(game_id=game.pk) == 0
+
+
+def test_a_review_gives_way_to_a_bot_turn_or_a_mail_waiting(duel, monkeypatch):
+    game, _person = duel
+    later = []
+    monkeypatch.setattr(reviews, "queue_depths", lambda: {"celery": 0, "bots": 3, "reviews": 1})
+    monkeypatch.setattr(reviews, "_later", lambda game_id, countdown=None: later.append(game_id))
+    assert reviews.game_review(game_id=game.pk) == 0
+    assert later == [game.pk] and not RoundReview.objects.exists()
+
+
+def test_the_page_shows_a_player_their_review_and_no_one_else_while_the_game_is_on(duel):
+    game, person = duel
+    reviews.game_review(game_id=game.pk)
+    url = reverse("game_review", args=[game.pk])
+    mine = Client()
+    mine.force_login(person)
+    page = mine.get(url)
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Accuracy" in text and "Round by round" in text and 'data-round="3"' not in text
+    assert mine.get(url, {"seat": 1}).status_code == 403  # the bot's seat: bots are not reviewed
+    assert mine.get(url, {"seat": 7}).status_code == 403
+    assert mine.get(url, {"seat": "x'"}).status_code == 200  # junk: one's own
+    other = Client()
+    other.force_login(UserFactory())
+    assert other.get(url).status_code == 403  # a listed game, still on
+    assert other.get(url, {"seat": 0}).status_code == 403
+
+
+def test_once_a_listed_game_is_over_anyone_who_may_watch_it_sees_its_reviews(
+    moves_unlimited, settings
+):
+    settings.REVIEW_SLICE_SECONDS = 60
+    people = [UserFactory(), UserFactory()]
+    game = started_game(people, rules=None)
+    play_on(game, level="medium")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    reviews.game_review(game_id=game.pk)
+    assert RoundReview.objects.filter(seat__game=game).count() == 22
+    url = reverse("game_review", args=[game.pk])
+    other = Client()
+    other.force_login(UserFactory())
+    page = other.get(url, {"seat": 1})
+    assert page.status_code == 200
+    assert people[1].name in page.content.decode()
+    Game.objects.filter(pk=game.pk).update(is_public=False)
+    player = Client()
+    player.force_login(people[0])
+    assert player.get(url).status_code == 200
+    assert player.get(url, {"seat": 1}).status_code == 403  # not listed: one's own only
+    assert other.get(url, {"seat": 1}).status_code == 404  # nor may a stranger watch it
+
+
+def test_a_page_missing_rounds_says_so_and_asks_for_them_once(duel, monkeypatch):
+    game, person = duel
+    asked = []
+    monkeypatch.setattr("games.views.play.review_requested", asked.append)
+    client = Client()
+    client.force_login(person)
+    url = reverse("game_review", args=[game.pk])
+    page = client.get(url)
+    assert "2 more rounds is being made" in page.content.decode()
+    client.get(url)
+    assert asked == [game.pk]  # once a minute at most

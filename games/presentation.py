@@ -182,6 +182,24 @@ def round_change(result, names: list[str], rules: Rules) -> str:
     return _("Round %(n)d ended: %(who)s went out; round %(next)d began (%(wild)s wild).") % words
 
 
+def round_summary(result, names: list[str]) -> dict:
+    """A round as it ended (an engine RoundResult): every seat's melds, lay-offs, left-over
+    cards and penalty, for the table's round summary and a game's review."""
+    wild = result.wild_rank
+    return {
+        "number": result.round_index + 1,
+        "wild": rank_plural(wild),
+        "went_out": names[result.went_out] if result.went_out is not None else None,
+        "seats": [
+            {"name": names[i], "penalty": r.penalty,
+             "melds": [cards_info(m, wild) for m in r.melds],
+             "deadwood": cards_info(sort_hand(r.deadwood, None, wild), wild),
+             "layoffs": [cards_info(lo.cards, wild) for lo in r.layoffs]}
+            for i, r in enumerate(result.seats)
+        ],
+    }  # fmt: skip
+
+
 def _sentence_name(card: Card, wild_rank: int | None) -> str:
     """A card's name inside a sentence: "the queen of hearts (wild) from the pile"."""
     if card.is_joker:

@@ -3,13 +3,14 @@ the other players' hands, the stock, the discard pile below its top card (but fo
 everyone saw go by this round)."""
 
 import random
+import re
 from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import reviews, services
 from games.engine import GameState, Rules, get_bot
 from games.models import Game
 from games.presentation import card_info
@@ -73,6 +74,17 @@ def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
     return len(hidden)
 
 
+def check_review(response, game: Game, viewer: int, one_deck: bool) -> int:
+    """A review in play: the viewer's own, of rounds that have ended only (its decisions and the
+    ended rounds' hands are data-past: everyone saw those hands at the round's end, and the
+    decisions are the viewer's own), and nothing else of the page shows a hidden card."""
+    assert response.status_code == 200
+    shown = {int(n) for n in re.findall(r'data-round="(\d+)"', response.content.decode())}
+    assert all(n <= game.round_index for n in shown), (shown, game.round_index)
+    assert shown, "a review of the ended rounds"
+    return check(response, game, viewer, one_deck)
+
+
 @pytest.mark.slow  # a whole game, in three parts that run side by side under xdist
 @pytest.mark.parametrize(
     ("rules", "players", "bots"),
@@ -109,6 +121,8 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
     spectator.force_login(UserFactory())
     table, poll = reverse("game", args=[game.pk]), reverse("game_table", args=[game.pk])
     history = reverse("game_history", args=[game.pk])
+    review = reverse("game_review", args=[game.pk])
+    reviewed_round = game.round_index
     checked = 0
     rng = random.Random(players)
 
@@ -127,6 +141,12 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
                 checked += check(client.get(history), game, seat, one_deck)
         if step % 13 == 0:
             checked += check(spectator.get(table), game, None, one_deck)
+        if game.round_index != reviewed_round:  # a round ended: its review, as the task makes it
+            reviewed_round = game.round_index
+            reviews.game_review(game_id=game.pk)
+            for seat, client in clients.items():
+                checked += check_review(client.get(review), game, seat, one_deck)
+            assert spectator.get(review).status_code == 403  # no one else's, while it is on
         mover = game.to_move_seat
         if mover not in clients:
             assert services.bot_play_turn(game_id=game.pk, version=game.version)

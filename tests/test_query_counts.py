@@ -303,11 +303,11 @@ PLAYER_PAGES = {
     # The shown player with their preferences (and a bot's owner), the rating, its history, the
     # statistics' 5 queries, the viewer's record against them, their tournament places, their
     # league history, their own bots.
-    "own player page": 13,
-    "own player page against the rival": 15,  # the rival (with preferences), the aggregate
-    "another's player page": 14,
-    "another's player page against the rival": 15,
-    "the rival's view of the player page": 14,  # their head-to-head with the viewer
+    "own player page": 14,  # +1: the accuracy of the latest reviewed games
+    "own player page against the rival": 16,  # the rival (with preferences), the aggregate
+    "another's player page": 15,
+    "another's player page against the rival": 16,
+    "the rival's view of the player page": 15,  # their head-to-head with the viewer
     "data export": 11,
     "settings": 5,  # the preferences, the push devices, the address, the bar
     "vacations": 5,

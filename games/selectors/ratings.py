@@ -66,8 +66,8 @@ def leaderboard(page: str | None = None) -> Page[WithAnnotations[Rating, Provisi
 
 @dataclass(frozen=True)
 class Chart:
-    """The rating history as an SVG polyline in a CHART_WIDTH x CHART_HEIGHT viewBox, its
-    latest point marked (a history of one game is that point alone)."""
+    """A history (the rating, the accuracy) as an SVG polyline in a CHART_WIDTH x CHART_HEIGHT
+    viewBox, its latest point marked (a history of one game is that point alone)."""
 
     points: str
     last_x: str
@@ -82,7 +82,7 @@ class Chart:
     pad: int = CHART_PAD
 
 
-def _chart(values: list[int]) -> Chart | None:
+def line_chart(values: list[int]) -> Chart | None:
     if not values:
         return None
     low, high = min(values), max(values)
@@ -115,6 +115,6 @@ def player_profile(user: User) -> dict[str, Any]:
     return {
         "rating": rating,
         "shown_rating": shown_rating(rating),
-        "chart": _chart([change.display for change in changes]),
+        "chart": line_chart([change.display for change in changes]),
         "history": changes[::-1][:HISTORY_ROWS],
     }

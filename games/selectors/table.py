@@ -22,6 +22,7 @@ from ..presentation import (
     pile_log,
     rank_plural,
     ranking,
+    round_summary,
     rules_summary,
     scoresheet,
     since_lines,
@@ -103,22 +104,9 @@ def table(
     # In parts, the last round's summary only while the new round is young, and as it stops
     # being so (a turn each played): it opens fresh, then closes.
     if view.round_results and (not parts or _turns_this_round(view) <= view.players):
-        result = view.round_results[-1]
-        last_round = {
-            "number": result.round_index + 1,
-            "wild": rank_plural(result.wild_rank),
-            "went_out": names[result.went_out] if result.went_out is not None else None,
-            # Open the summary while the new round is young: a turn each at most.
-            "fresh": over or _turns_this_round(view) < view.players,
-            "seats": [
-                {"name": names[i], "penalty": r.penalty,
-                 "melds": [cards_info(m, result.wild_rank) for m in r.melds],
-                 "deadwood": cards_info(sort_hand(r.deadwood, None, result.wild_rank),
-                                        result.wild_rank),
-                 "layoffs": [cards_info(lo.cards, result.wild_rank) for lo in r.layoffs]}
-                for i, r in enumerate(result.seats)
-            ],
-        }  # fmt: skip
+        last_round = round_summary(view.round_results[-1], names)
+        # Open the summary while the new round is young: a turn each at most.
+        last_round["fresh"] = over or _turns_this_round(view) < view.players
     top_discard = card_info(view.top_discard, wild) if view.top_discard else None
     return {
         "game": game,

@@ -4,6 +4,7 @@ calls one service, and renders a page or its partial."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,12 +23,14 @@ from ..notifications.presence import seat_record_presence
 from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
-from ..selectors import chat, history, lists, table, viewer
+from ..reviews import review_requested
+from ..selectors import chat, history, lists, reviews, table, viewer
 from ..selectors.competitions import game_competition
 from ..selectors.seeks import seeks_open
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
+REVIEW_ASK_SECONDS = 60  # a review page missing rounds queues their review once a minute at most
 
 
 def _count(value: str | None) -> int | None:
@@ -403,3 +406,27 @@ def game_replay(request, game_id):
     context["chat"] = chat.replay_chat(game, seat, request.user, context["step"])
     template = "games/replay.html#board" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+def game_review(request, game_id):
+    """A person's decisions beside the hard level's (games/selectors/reviews.py): the viewer's
+    own, or with ?seat=N another person's once a listed game is over."""
+    if login := login_first(request, game_id):
+        return login
+    game, seat = viewable_game(request, game_id)
+    wanted = _count(request.GET.get("seat"))
+    seats = list(game.seats.all())
+    if wanted is not None:
+        shown = seats[wanted] if wanted < len(seats) else None
+    else:
+        shown = seat or next((s for s in seats if not s.user.is_bot), None)
+    if shown is None or not reviews.may_see(game, shown, seat):
+        error = _(
+            "A player's review is shown to them after each round, and to everyone once a listed "
+            "game is over. Bots are not reviewed."
+        )
+        return render(request, "games/review.html", {"game": game, "error": error}, status=403)
+    context = {"game": game, "me": seat, **reviews.review_page(game, shown)}
+    if context["waiting"] and cache.add(f"review-asked:{game.pk}", 1, REVIEW_ASK_SECONDS):
+        review_requested(game.pk)  # lost, or on its way: once a minute at most
+    return render(request, "games/review.html", context)

@@ -10,7 +10,7 @@ from accounts.models import User
 from accounts.selectors import player_named
 
 from ..moderation import is_moderator
-from ..selectors import player_stats, ratings
+from ..selectors import player_stats, ratings, reviews
 from ..selectors.friends import with_follows
 from ..selectors.leagues import LEAGUE_HISTORY_ROWS, player_league_history
 from ..selectors.tournaments import player_tournaments
@@ -56,6 +56,7 @@ def player(request, username: str):
         **ratings.player_profile(shown),
         **player_stats.player_stats(shown),
         **player_tournaments(shown),
+        **({} if shown.is_bot else reviews.accuracy_history(shown, request.user)),
         "versus": player_stats.head_to_head(shown, other) if other else None,
         "vs_error": vs_error,
         "vs": request.GET.get("vs", "")[:150],

@@ -155,6 +155,10 @@ def a_players_world(db):
     finished = started_game([zdenek, tunde])
     play_on(finished, until=lambda game: game.round_index >= 1)
     finish_game(finished)
+    from games import reviews
+
+    for game in (under_way, finished):
+        reviews.game_review(game_id=game.pk)
     ratings.ratings_rebuild()
     quick.seek_create(player=zdenek, seats=None, preset="up_and_down", time_per_move_days=3)
     cup = tournaments.tournament_create(
@@ -229,6 +233,7 @@ def a_players_world(db):
         ("seek_new", []), ("game", [Game.objects.get(quick=True).pk]),
         ("game", [under_way.pk]), ("game", [finished.pk]), ("game_history", [under_way.pk]),
         ("game_history", [finished.pk]), ("game_replay", [finished.pk]),
+        ("game_review", [finished.pk]), ("game_review", [under_way.pk]),
         ("player", ["zdenek"]), ("player", ["tunde"]), ("leaderboard", []), ("friends", []),
         ("notices", []), ("notification_preferences", []), ("vacation", []),
         ("account_data", []), ("account_delete", []), ("account_email", []),

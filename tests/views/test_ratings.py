@@ -77,7 +77,7 @@ def test_a_player_page_shows_the_rating_history_as_a_chart_and_a_table(client, s
     page = get(client, "player", me.username).content.decode()
     svg = re.search(r"<svg[^>]*>.*?</svg>", page, re.S).group(0)
     assert 'viewBox="0 0 600 200"' in svg and 'width="100%"' in svg
-    assert f'<title id="chart-title">Rating history of {me.display_name}</title>' in svg
+    assert f'<title id="rating-title">Rating history of {me.display_name}</title>' in svg
     assert "Over the latest 3 rated games" in svg
     assert len(re.search(r'points="([^"]*)"', svg).group(1).split()) == 3
     assert "style=" not in page.split("<main", 1)[-1] and "<script>" not in page

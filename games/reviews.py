@@ -36,6 +36,20 @@ def rounds_ended(game: Game) -> int:
     return int(game.state["round_index"]) if game.state else 0
 
 
+def pressing_work() -> bool:
+    """Whether a bot's turn or a mail is waiting in its queue (on Redis; the embedded default's
+    folder broker says nothing, and its one worker takes the queues in turn)."""
+    return any(queue_depths().get(queue) for queue in PRESSING)
+
+
+def review_when_free(*, game_id: int) -> int:
+    """The task's work: the review, unless more pressing work waits (then a moment later)."""
+    if pressing_work():
+        _later(game_id)
+        return 0
+    return game_review(game_id=game_id)
+
+
 def game_review(*, game_id: int) -> int:
     """Review what has ended of the game and is not reviewed yet; the rounds stored."""
     game = Game.objects.filter(pk=game_id).first()
@@ -46,9 +60,6 @@ def game_review(*, game_id: int) -> int:
     done = set(reviewed.values_list("seat__index", "round_index"))
     todo = [r for r in range(rounds_ended(game)) if any((i, r) not in done for i in people)]
     if not todo:
-        return 0
-    if any(queue_depths().get(queue) for queue in PRESSING):
-        _later(game_id)
         return 0
     moves = Move.objects.filter(game=game).order_by("seq").values_list("action", "by_bot")
     started = time.thread_time()

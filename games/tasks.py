@@ -95,7 +95,7 @@ def game_finished(game_id: int) -> dict:
 @shared_task(**WAIT_OUT_THE_DATABASE)
 def game_review(game_id: int) -> int:
     """Review the game's ended rounds (games/reviews.py), on the `reviews` queue."""
-    return reviews.game_review(game_id=game_id)
+    return reviews.review_when_free(game_id=game_id)
 
 
 @shared_task

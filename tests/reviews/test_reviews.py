@@ -53,10 +53,13 @@ def test_a_run_spends_its_slice_and_leaves_the_rest_for_later(duel, settings, mo
 def test_a_review_gives_way_to_a_bot_turn_or_a_mail_waiting(duel, monkeypatch):
     game, _person = duel
     later = []
-    monkeypatch.setattr(reviews, "queue_depths", lambda: {"celery": 0, "bots": 3, "reviews": 1})
+    depths = {"celery": 0, "bots": 3, "reviews": 1}
+    monkeypatch.setattr(reviews, "queue_depths", lambda: depths)
     monkeypatch.setattr(reviews, "_later", lambda game_id, countdown=None: later.append(game_id))
-    assert reviews.game_review(game_id=game.pk) == 0
+    assert reviews.review_when_free(game_id=game.pk) == 0
     assert later == [game.pk] and not RoundReview.objects.exists()
+    depths["bots"] = 0
+    assert reviews.review_when_free(game_id=game.pk) > 0
 
 
 def test_the_page_shows_a_player_their_review_and_no_one_else_while_the_game_is_on(duel):

@@ -6,8 +6,8 @@ import os
 import pytest
 
 from config.celery import app as celery_app
-from games import tasks
 from games.models import RoundReview
+from games.oncommit import enqueue_now
 from tests.factories import UserFactory, play_on, started_game
 from tests.workers import clear_broker, wait_for
 
@@ -36,9 +36,11 @@ def test_a_review_waits_while_bot_turns_are_queued(settings):
     game = started_game([person], bots="easy", seat_count=2)
     play_on(game, until=lambda game: game.round_index >= 1, level="medium")
     clear_broker()
-    tasks.game_review.delay(game.pk)
+    # Sent through the site's own app (a task's .delay() follows Celery's current app, which
+    # another test's client app may have become).
+    enqueue_now("games.tasks.game_review", (game.pk,))
     for _ in range(60):  # turns of a game that is gone: each a quick no-op in the worker
-        tasks.bot_move.delay(10**9, 1)
+        enqueue_now("games.tasks.bot_move", (10**9, 1))
     broker = redis.Redis.from_url(os.environ["REDIS_URL"])
     assert broker.llen("reviews") == 1 and broker.llen("bots") == 60
     left_when_stored = []

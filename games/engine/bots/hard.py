@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
@@ -138,39 +138,59 @@ class HardBot:
     def _draw(self, view: PlayerView) -> Action:
         started = time.perf_counter()
         outlook = Outlook(view, knowledge_of(view))
-        rules, wild, hand, top = view.rules, view.wild_rank, list(hand_of(view)), top_of(view)
-        now, after = outlook.parts(hand)
-        stock = outlook.value(hand) - (now - after)
-        taken = [*hand, top]
-        ranked = discard_order(taken, wild, rules, barred=face(top))
-        take = None
-        for _left, card in shortlist(ranked):
-            if face(card) == face(top) or (take is not None and self._out_of_time(started)):
-                break  # a hand of the top's face alone keeps the stock
-            value = outlook.value(without(taken, card))
-            take = value if take is None else min(take, value)
+        stock, take = draw_values(view, outlook, lambda: self._out_of_time(started))
         self.last_valued = outlook.valued
         return Draw(seat_of(view), "discard" if take is not None and take < stock else "stock")
 
     # -- the last turn of a round: exact one-ply expectation ----------------------------------
     def _last_draw(self, view: PlayerView) -> Action:
-        seat, hand, wild, rules = seat_of(view), hand_of(view), view.wild_rank, view.rules
-        top = top_of(view)
-        if not takes_discard(hand, top, wild, rules):
+        seat = seat_of(view)
+        if not takes_discard(hand_of(view), top_of(view), view.wild_rank, view.rules):
             return Draw(seat, "stock")
-        options = cached_discard_options((*hand, top), wild, rules)
-        take = min(p for card, p in options.items() if face(card) != face(top))
-        unseen = knowledge_of(view).unseen
-        faces = Counter(face(card) for card in unseen)
-        by_face = {face(card): card for card in unseen}
-        total = sum(faces.values())
-        if not total:
-            return Draw(seat, "discard")
-        expected = sum(
-            count * min(cached_discard_options((*hand, by_face[f]), wild, rules).values())
-            for f, count in sorted(faces.items())
-        )
-        return Draw(seat, "discard") if take * total < expected else Draw(seat, "stock")
+        stock, take = last_draw_values(view)
+        assert take is not None, "a top discard worth taking leaves a card of another face"
+        return Draw(seat, "discard") if stock is None or take < stock else Draw(seat, "stock")
+
+
+def draw_values(
+    view: PlayerView, outlook: Outlook, stop: Callable[[], bool] = lambda: False
+) -> tuple[float, float | None]:
+    """A draw on the outlook's scale: the stock's value (the hand's, less the gain a draw is
+    expected to bring) and the top discard's (the best hand it makes after the best throw of
+    another face, of the CANDIDATES; None when only cards of its face could go). Once one is
+    valued, `stop()` may cut the candidates short."""
+    hand, top = list(hand_of(view)), top_of(view)
+    now, after = outlook.parts(hand)
+    stock = outlook.value(hand) - (now - after)
+    taken = [*hand, top]
+    take = None
+    ranked = discard_order(taken, view.wild_rank, view.rules, barred=face(top))
+    for _left, card in shortlist(ranked):
+        if face(card) == face(top) or (take is not None and stop()):
+            break  # a hand of the top's face alone keeps the stock
+        value = outlook.value(without(taken, card))
+        take = value if take is None else min(take, value)
+    return stock, take
+
+
+def last_draw_values(view: PlayerView) -> tuple[float | None, int | None]:
+    """The round's last turn, exactly: the penalty expected after a stock draw and the best
+    throw (None: no card is unseen), and the least after taking the top discard and throwing a
+    card of another face (None: only its face could go)."""
+    hand, top, wild, rules = hand_of(view), top_of(view), view.wild_rank, view.rules
+    options = cached_discard_options((*hand, top), wild, rules)
+    take = min((p for card, p in options.items() if face(card) != face(top)), default=None)
+    unseen = knowledge_of(view).unseen
+    faces = Counter(face(card) for card in unseen)
+    by_face = {face(card): card for card in unseen}
+    total = sum(faces.values())
+    if not total:
+        return None, take
+    expected = sum(
+        count * min(cached_discard_options((*hand, by_face[f]), wild, rules).values())
+        for f, count in sorted(faces.items())
+    )
+    return expected / total, take
 
 
 def without(hand: Sequence[Card], card: Card) -> list[Card]:

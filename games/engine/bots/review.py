@@ -19,7 +19,6 @@ player did not; and like the hard bot it weighs only the CANDIDATES best throws 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -27,11 +26,10 @@ from typing import Any
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
 from ..rules import Rules
-from ..solver_memo import cached_discard_options
 from ..state import GameState
 from ..view import PlayerView
 from .base import discard_order, face, hand_of, least_penalty, top_of
-from .hard import shortlist, without
+from .hard import draw_values, last_draw_values, shortlist, without
 from .knowledge import knowledge_of
 from .outlook import Outlook
 
@@ -89,7 +87,7 @@ def judge(view: PlayerView, chosen: Action) -> Decision | None:
     if len(legal) < 2 or chosen not in legal:
         return None
     if view.phase == "draw":
-        values = _last_draw_values(view) if view.last_turns else _draw_values(view)
+        values = _draw_values(view)
         top = top_of(view)
     else:
         values = _throw_values(view, chosen)
@@ -152,53 +150,22 @@ def _priced(chosen: Action, values: dict[Action, float]) -> Action:
 
 
 def _draw_values(view: PlayerView) -> dict[Action, float]:
-    """The stock and the top discard on the outlook's scale (see the module's docstring)."""
-    outlook = Outlook(view, knowledge_of(view))
-    rules, wild, hand, top = view.rules, view.wild_rank, list(hand_of(view)), top_of(view)
+    """The stock and the top discard on the outlook's scale, as the hard level draws; in the
+    round's last turns, the penalty left, exactly. A top discard of which only its own face
+    could go would be thrown back: worth the stock's value, or the hand's penalty now."""
     seat = view.seat
     assert seat is not None, "a seat's own view"
-    now, after = outlook.parts(hand)
-    values = {Draw(seat, "stock"): outlook.value(hand) - (now - after)}
-    taken = [*hand, top]
-    ranked = discard_order(taken, wild, rules, barred=face(top))
-    kept = [
-        outlook.value(without(taken, card))
-        for _left, card in shortlist(ranked)
-        if face(card) != face(top)
-    ]
-    # A hand of the top's face alone would throw it back: the stock's value at best.
-    values[Draw(seat, "discard")] = min(kept) if kept else values[Draw(seat, "stock")]
-    return {action: value for action, value in values.items() if action in view.legal_actions}
-
-
-def _last_draw_values(view: PlayerView) -> dict[Action, float]:
-    """The round's last turn: the penalty left, exactly expected over the unseen cards."""
-    seat, hand, wild, rules, top = (
-        view.seat,
-        hand_of(view),
-        view.wild_rank,
-        view.rules,
-        top_of(view),
-    )
-    assert seat is not None, "a seat's own view"
-    options = cached_discard_options((*hand, top), wild, rules)
-    take = min((p for card, p in options.items() if face(card) != face(top)), default=None)
-    faces = Counter(face(card) for card in knowledge_of(view).unseen)
-    by_face = {face(card): card for card in knowledge_of(view).unseen}
-    total = sum(faces.values())
-    stock = (
-        sum(
-            count * min(cached_discard_options((*hand, by_face[f]), wild, rules).values())
-            for f, count in sorted(faces.items())
-        )
-        / total
-        if total
-        else float(least_penalty(hand, wild, rules))
-    )
-    values = {
-        Draw(seat, "stock"): stock,
-        Draw(seat, "discard"): float(options[top] if take is None else take),
-    }
+    stock: float
+    take: float | None
+    if view.last_turns:
+        now = float(least_penalty(hand_of(view), view.wild_rank, view.rules))
+        exact_stock, take = last_draw_values(view)
+        stock = now if exact_stock is None else exact_stock
+        take = now if take is None else take
+    else:
+        stock, take = draw_values(view, Outlook(view, knowledge_of(view)))
+        take = stock if take is None else take
+    values = {Draw(seat, "stock"): stock, Draw(seat, "discard"): take}
     return {action: value for action, value in values.items() if action in view.legal_actions}
 
 

@@ -28,14 +28,6 @@ logger = logging.getLogger(__name__)
 PRESSING = ("celery", "bots")  # the queues a review gives way to
 
 
-def rounds_ended(game: Game) -> int:
-    """How many of the game's rounds have ended (all of a game played out; a game ended early
-    leaves its last round unfinished)."""
-    if game.status == Game.Status.FINISHED and game.end_reason == Game.EndReason.COMPLETED:
-        return Rules.from_dict(game.rules).round_count
-    return int(game.state["round_index"]) if game.state else 0
-
-
 def pressing_work() -> bool:
     """Whether a bot's turn or a mail is waiting in its queue (on Redis; the embedded default's
     folder broker says nothing, and its one worker takes the queues in turn)."""
@@ -58,7 +50,9 @@ def game_review(*, game_id: int) -> int:
     people = {s.index: s for s in Seat.objects.filter(game=game, user__is_bot=False)}
     reviewed = RoundReview.objects.filter(seat__game=game, seat__user__is_bot=False)
     done = set(reviewed.values_list("seat__index", "round_index"))
-    todo = [r for r in range(rounds_ended(game)) if any((i, r) not in done for i in people)]
+    # The rounds that have ended (of a game ended early, not its last).
+    ended = len(game.state["round_results"]) if game.state else 0
+    todo = [r for r in range(ended) if any((i, r) not in done for i in people)]
     if not todo:
         return 0
     moves = Move.objects.filter(game=game).order_by("seq").values_list("action", "by_bot")

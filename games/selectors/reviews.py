@@ -46,12 +46,14 @@ def accuracy(judged: int, accurate: int) -> int | None:
     return round(100 * accurate / judged) if judged else None
 
 
-def action_words(action: Action, wild_rank: int) -> str:
-    """A decision in words: "Took the 7 of hearts", "Drew from the stock"."""
+def action_words(action: Action, wild_rank: int, top: Card | None) -> str:
+    """A decision in words: "Took the 7 of hearts" (`top`: the discard it was offered), "Drew
+    from the stock", "Threw the 9 of spades"."""
     if isinstance(action, Draw):
         if action.source == "stock":
             return _("Drew from the stock")
-        return _("Took the discard")
+        assert top is not None, "a draw's decision keeps the top discard"
+        return _("Took the %(card)s") % {"card": card_info(top, wild_rank).name}
     name = card_info(action.card, wild_rank).name
     if isinstance(action, Discard):
         return _("Threw the %(card)s") % {"card": name}
@@ -62,20 +64,14 @@ def _decision(data: dict[str, Any], rules: Rules, round_index: int) -> dict[str,
     wild = round_wild_rank(rules, round_index)
     chosen, best = action_from_dict(data["chosen"]), action_from_dict(data["best"])
     top = Card.from_token(data["top"]) if data["top"] else None
-
-    def words(action: Action) -> str:
-        if isinstance(action, Draw) and action.source == "discard" and top is not None:
-            return _("Took the %(card)s") % {"card": card_info(top, wild).name}
-        return action_words(action, wild)
-
     return {
         "move": data["i"] + 1,
         "round": round_index + 1,
         "wild": rank_plural(wild),
         "hand": cards_info(sort_hand(map(Card.from_token, data["hand"]), None, wild), wild),
         "top": card_info(top, wild) if top else None,
-        "chosen": words(chosen),
-        "best": words(best),
+        "chosen": action_words(chosen, wild, top),
+        "best": action_words(best, wild, top),
         "cost": data["cost"],
         "points": round(data["cost"]),
     }

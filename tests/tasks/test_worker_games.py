@@ -334,8 +334,9 @@ def test_a_worker_killed_mid_move_and_restarted_loses_and_doubles_no_move(worker
     assert held_bot_moves() == [repr((game.pk, before))]
 
     # A new worker takes the unacknowledged task back (its visibility timeout has passed).
-    workers(pause=0, visibility_timeout=1)
-    assert wait_for(lambda: fresh(game).to_move_seat == human_seat, timeout=60)
+    again = workers(pause=0, visibility_timeout=1)
+    taken_back = wait_for(lambda: fresh(game).to_move_seat == human_seat, timeout=60)
+    assert taken_back, "".join(again.lines) + repr(held_bot_moves())
     # Every task settled, the one taken back included, before counting: a double would show now.
     assert wait_for(lambda: not held_bot_moves(), timeout=60)
     assert worker_has_drained()

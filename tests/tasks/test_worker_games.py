@@ -227,8 +227,14 @@ if pause:
         after_commit(game=game)
     services.game_queue_next = slow
 # The namespaced key: it is the one the app reads (a plain broker_transport_options is shadowed).
+# Unacknowledged tasks past their timeout are looked for every second. Kombu's own period is
+# about 100 s after the scan at start (kombu.transport.redis, unacked_restore_*), so a start
+# scan that finds nothing (its lock held, or the task not yet past its timeout) would leave the
+# task beyond this test's minute.
 app.conf["CELERY_BROKER_TRANSPORT_OPTIONS"] = {
-    "visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"])
+    "visibility_timeout": float(os.environ["VISIBILITY_TIMEOUT"]),
+    "unacked_restore_interval": 1,
+    "unacked_restore_throttle": 1,
 }
 app.worker_main(["worker", "--pool", "solo", "--loglevel", "WARNING",
                  "--without-mingle", "--without-gossip", "--without-heartbeat"])

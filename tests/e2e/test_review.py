@@ -1,7 +1,7 @@
 """A game's review in the browser, as a player finds it: from the finished game in the game
-list, from the table's ranking, and from the profile's accuracy chart; on a phone's width and a
-laptop's. The game (a person against the easy bot, played to its end through the services) is
-reviewed by the worker, as each of its rounds ended."""
+list, from the table's ranking, and from the profile's accuracy chart; each page shot on a
+phone's width and a laptop's. The game (a person against the easy bot, played to its end through
+the services) is reviewed by the worker, as each of its rounds ended."""
 
 import pytest
 
@@ -13,11 +13,18 @@ from tests.workers import wait_for
 pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 
 
-@pytest.mark.parametrize("width", [390, 1280])
-def test_a_finished_game_is_reviewed_and_the_review_is_found_three_ways(player, settings, width):
+def test_a_finished_game_is_reviewed_and_the_review_is_found_three_ways(player, settings):
+    """One game, each page looked at on a phone's width and a laptop's."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "move": (10**6, 60)}
     settings.REVIEW_PAUSE_SECONDS = 0.2
-    ann, page = player(width=width, display_name="Ann")
+    ann, page = player(width=390, display_name="Ann")
+
+    def shoot(name):
+        for width in (390, 1280):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.screenshot(path=artifact(f"{name}-{width}.png"), full_page=True)
+        page.set_viewport_size({"width": 390, "height": 900})
+
     game = started_game([ann], bots="easy", seat_count=2)
     play_on(game, level="medium")
     rounds = RoundReview.objects.filter(seat__game=game, seat__user=ann)
@@ -30,10 +37,10 @@ def test_a_finished_game_is_reviewed_and_the_review_is_found_three_ways(player, 
     main = page.locator("main")
     assert f"Game #{game.pk}: your review" in main.inner_text()
     assert "Accuracy" in main.inner_text() and "Round by round" in main.inner_text()
-    page.screenshot(path=artifact(f"review-{width}.png"), full_page=True)
+    shoot("review")
     page.locator("details.review-round").first.locator("summary").click()
     assert page.locator("details.review-round").first.locator("table").is_visible()
-    page.screenshot(path=artifact(f"review-round-{width}.png"), full_page=True)
+    shoot("review-round")
 
     page.goto(f"/games/{game.pk}/")
     with page.expect_navigation():
@@ -42,7 +49,7 @@ def test_a_finished_game_is_reviewed_and_the_review_is_found_three_ways(player, 
 
     page.goto(f"/players/{ann.username}/")
     assert page.locator("svg.accuracy-chart").is_visible()
-    page.screenshot(path=artifact(f"review-profile-{width}.png"), full_page=True)
+    shoot("review-profile")
     with page.expect_navigation():
         page.locator("#accuracy ~ p a", has_text=f"Game #{game.pk}").click()
     assert "your review" in page.locator("h1").inner_text()

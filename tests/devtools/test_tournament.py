@@ -80,3 +80,18 @@ def test_the_command_saves_a_run_and_compares_another_with_it(tmp_path):
     (tmp_path / "junk.json").write_text("[1, 2")
     with pytest.raises(CommandError, match="Cannot read"):
         call_command(*args, "--against", str(tmp_path / "junk.json"), stdout=io.StringIO())
+
+
+def test_a_new_level_is_compared_with_an_old_one_on_the_same_deals(tmp_path):
+    """A saved run names its levels: another line-up on the same seed compares its first
+    level's lead with the saved first level's, deal by deal."""
+    saved = tmp_path / "run.json"
+    args = ["--games", "2", "--seed", "pair"]
+    call_command("bot_tournament", *args, "--bots", "medium,easy", "--save", str(saved),
+                 stdout=io.StringIO(), stderr=io.StringIO())  # fmt: skip
+    out = io.StringIO()
+    call_command("bot_tournament", *args, "--bots", "random,easy", "--against", str(saved),
+                 stdout=out, stderr=io.StringIO())  # fmt: skip
+    text = out.getvalue()
+    assert "random's lead over easy (was medium's over easy) changed by -" in text
+    assert "paired over 2 games" in text

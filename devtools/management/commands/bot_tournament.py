@@ -87,6 +87,7 @@ class Command(BaseCommand):
                     {
                         "seed": seed,
                         "players": players,
+                        "bots": levels,
                         "games": [[r.index, list(r.seats), list(r.totals)] for r in records],
                     },
                     file,
@@ -102,6 +103,7 @@ class Command(BaseCommand):
             records = [
                 GameRecord(i, tuple(s), tuple(t), (), (), 0, {}) for i, s, t in data["games"]
             ]
+            levels = data.get("bots") or []
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise CommandError(f"Cannot read a saved run from {path}: {error}") from error
         if saved != (seed, players):
@@ -109,17 +111,20 @@ class Command(BaseCommand):
                 f"{path} holds seed {saved[0]!r} with {saved[1]} players: "
                 "compare runs of the same seed and table only."
             )
-        return records
+        return records, levels
 
     def _compare(self, records, before, levels, path):
+        before, before_levels = before
         distinct = list(dict.fromkeys(levels))
         if len(distinct) < 2:
             return
         a, b = distinct[:2]
-        mean, half, pairs = paired_difference(margins(records, a, b), margins(before, a, b))
+        was_a, was_b = list(dict.fromkeys(before_levels or levels))[:2]
+        mean, half, pairs = paired_difference(margins(records, a, b), margins(before, was_a, was_b))
+        then = "" if (was_a, was_b) == (a, b) else f" (was {was_a}'s over {was_b})"
         self.stdout.write(
-            f"against {path}: {a}'s lead over {b} changed by {mean:+.2f} ± {half:.2f} points "
-            f"a game (95%, paired over {pairs} games)"
+            f"against {path}: {a}'s lead over {b}{then} changed by {mean:+.2f} ± {half:.2f} "
+            f"points a game (95%, paired over {pairs} games)"
         )
 
     def _report(self, records, levels, players, seed, hard_seconds, elapsed):

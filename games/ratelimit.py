@@ -24,6 +24,7 @@ def _refusal(action: str) -> str:
         "invitation": _("You have sent many invitations this past hour: wait a while first."),
         "league": _("You have started many leagues today: wait until tomorrow."),
         "api": _("Too many requests with this token: wait a minute."),
+        "advice": _("You are asking the hard bot faster than you can play: wait a minute."),
     }[action]
 
 

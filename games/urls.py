@@ -78,6 +78,7 @@ urlpatterns = [
     path("games/<int:game_id>/history/", play.game_history, name="game_history"),
     path("games/<int:game_id>/replay/", play.game_replay, name="game_replay"),
     path("games/<int:game_id>/review/", play.game_review, name="game_review"),
+    path("games/<int:game_id>/advice/", play.game_advice, name="game_advice"),
     path("games/<int:game_id>/chat/", chat.game_chat, name="game_chat"),
     path("games/<int:game_id>/chat/post/", chat.chat_post, name="chat_post"),
     path("games/<int:game_id>/chat/mute/", chat.chat_mute, name="chat_mute"),

@@ -103,6 +103,7 @@ ENDPOINTS = {
     "game_history": ("login", "login", "404", "404"),
     "game_replay": ("login", "login", "404", "404"),
     "game_review": ("login", "login", "404", "404"),
+    "game_advice": ("login", "405", "404", "405"),
     "game_chat": ("login", "login", "404", "404"),
     "game_resign": ("login", "login", "404", "404"),
     "game_join": ("405", "login", "405", "404"),

@@ -122,6 +122,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
     table, poll = reverse("game", args=[game.pk]), reverse("game_table", args=[game.pk])
     history = reverse("game_history", args=[game.pk])
     review = reverse("game_review", args=[game.pk])
+    advice = reverse("game_advice", args=[game.pk])
     reviewed_round = game.round_index
     checked = 0
     rng = random.Random(players)
@@ -138,6 +139,7 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
             if step % 5 == 0 and held.get(seat):  # the table's own poll: its parts
                 response = asked(seat, client.get(poll, held[seat], **TABLE_ASKS))
                 checked += check(response, game, seat, one_deck)
+            if step % 10 == 0:  # the history holds every move so far: a later look sees it too
                 checked += check(client.get(history), game, seat, one_deck)
         if step % 13 == 0:
             checked += check(spectator.get(table), game, None, one_deck)
@@ -148,6 +150,10 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
                 checked += check_review(client.get(review), game, seat, one_deck)
             assert spectator.get(review).status_code == 403  # no one else's, while it is on
         mover = game.to_move_seat
+        if step % 9 == 0 and mover in clients:  # the hard bot's advice: not in a game of people
+            refused = clients[mover].get(advice, {"v": game.version})
+            assert refused.status_code == 403
+            checked += check(refused, game, mover, one_deck)
         if mover not in clients:
             assert services.bot_play_turn(game_id=game.pk, version=game.version)
             continue

@@ -234,6 +234,8 @@ RATE_LIMITS = {
     "league": (int(os.environ.get("RATE_LIMIT_LEAGUES_PER_DAY", "5")), 86400),
     # Every API request made with a token (games/api/): a bot polling once a second is far below.
     "api": (int(os.environ.get("RATE_LIMIT_API_PER_MINUTE", "300")), 60),
+    # The hard bot's advice at the table (games/selectors/advice.py): a search per request.
+    "advice": (int(os.environ.get("RATE_LIMIT_ADVICE_PER_MINUTE", "20")), 60),
 }
 
 LANGUAGE_CODE = "en"

@@ -29,6 +29,7 @@ from ..presentation import (
     sort_hand,
 )
 from ..ratings import rating_of
+from .advice import offered as advice_offered
 from .pauses import vacations_under_way
 
 
@@ -133,6 +134,7 @@ def table(
         "scoresheet": None if parts else scoresheet(view),
         "ranking": ranking(game, seats) if over else None,
         "my_turn": my_turn,
+        "advice_offered": my_turn and advice_offered(game, seat),
         # The seat to move shows the time left itself: on a phone the header need not repeat it.
         "deadline_on_seat": any(
             p["to_move"] and p["clock"] == "left" and not p["vacation_until"] for p in players

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect, HttpResponseClientRefresh
 
 from .. import services
@@ -24,7 +24,7 @@ from ..presentation import rules_summary
 from ..ratelimit import rate_limit_consume
 from ..ratings import rating_of
 from ..reviews import review_requested
-from ..selectors import chat, history, lists, reviews, table, viewer
+from ..selectors import advice, chat, history, lists, reviews, table, viewer
 from ..selectors.competitions import game_competition
 from ..selectors.seeks import seeks_open
 
@@ -406,6 +406,23 @@ def game_replay(request, game_id):
     context["chat"] = chat.replay_chat(game, seat, request.user, context["step"])
     template = "games/replay.html#board" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+@never_cache
+@require_GET
+def game_advice(request, game_id):
+    """The hard bot's advice on the player's turn (games/selectors/advice.py), asked for from
+    the hint: a fragment for the hint's box. ?v= is the version the page shows."""
+    if login := login_first(request, game_id):
+        return login
+    game, seat = viewable_game(request, game_id)
+    try:
+        rate_limit_consume(user=request.user, action="advice")
+        context = advice.advice(game, seat, _count(request.GET.get("v")))
+    except GameError as error:
+        return render(request, "games/table/_advice.html", {"error": error.message},
+                      status=error.status)  # fmt: skip
+    return render(request, "games/table/_advice.html", context)
 
 
 def game_review(request, game_id):

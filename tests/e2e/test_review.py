@@ -1,7 +1,8 @@
-"""A game's review in the browser, as a player finds it: from the finished game in the game
-list, from the table's ranking, and from the profile's accuracy chart; each page shot on a
-phone's width and a laptop's. The game (a person against the easy bot, played to its end through
-the services) is reviewed by the worker, as each of its rounds ended."""
+"""The hard bot's advice at the table, and a game's review in the browser as a player finds
+it: from the finished game in the game list, from the table's ranking, and from the profile's
+accuracy chart; each page shot on a phone's width and a laptop's. The game (a person against the
+easy bot, played to its end through the services) is reviewed by the worker, as each of its
+rounds ended."""
 
 import pytest
 
@@ -26,6 +27,14 @@ def test_a_finished_game_is_reviewed_and_the_review_is_found_three_ways(player, 
         page.set_viewport_size({"width": 390, "height": 900})
 
     game = started_game([ann], bots="easy", seat_count=2)
+    # On her turn, the hint's box offers the hard bot's advice, asked for with a click.
+    play_on(game, until=lambda g: g.seats.get(index=g.to_move_seat).user == ann)
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_role("button", name="Ask the hard bot").click()
+    advice = page.locator("#advice .advice-best")
+    advice.wait_for()
+    assert advice.inner_text().startswith("The hard bot would")
+    shoot("advice")
     play_on(game, level="medium")
     rounds = RoundReview.objects.filter(seat__game=game, seat__user=ann)
     assert wait_for(lambda: rounds.count() == 11, timeout=60)

@@ -7,11 +7,12 @@ import random
 import statistics
 import time
 
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.template import engines
 from django.template.loader import get_template
-from django.test import Client, RequestFactory
+from django.test import Client, RequestFactory, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -65,6 +66,10 @@ class Command(BaseCommand):
         for name, url, query, headers in pages:
             medians[name] = self._time(client, name, url, query, requests, headers)
         self._templates(game, player, requests)
+        # Faster than a person asks: the limit (RATE_LIMITS["advice"]) is lifted.
+        with override_settings(RATE_LIMITS={**settings.RATE_LIMITS, "advice": (10**6, 60)}):
+            for seats in (2, 4):
+                self._advice(seats)
         if history:
             self._finished_games(player, history)
             targets = {"dashboard": 2, "table partial after a change": 1.2,
@@ -82,6 +87,39 @@ class Command(BaseCommand):
                     f"  {name} at {history} finished games: {ratio:.2f}x "
                     f"(target {target}x: {verdict})"
                 )
+
+    def _advice(self, seat_count: int) -> None:
+        """The hard bot's advice (/games/N/advice/), asked at every decision of a person who
+        plays a whole game as the medium level against medium bots."""
+        person = User.objects.create_user(f"bench-advice-{random.randrange(10**9)}")
+        game = services.game_create(creator=person, rules=Rules(), seat_count=seat_count)
+        services.game_fill_with_bots(game_id=game.pk, user=person, bot_kind="medium")
+        client = Client(HTTP_HOST="127.0.0.1")
+        client.force_login(person)
+        url = reverse("game_advice", args=[game.pk])
+        rng, bot, times = random.Random(seat_count), get_bot("medium"), []
+        game.refresh_from_db()
+        while game.status == Game.Status.ACTIVE:
+            seat = game.seats.get(index=game.to_move_seat)
+            if seat.user_id != person.pk:
+                services.bot_play_turn(game_id=game.pk, version=game.version)
+            else:
+                start = time.perf_counter()
+                response = client.get(url, {"v": game.version}, HTTP_HX_REQUEST="true")
+                times.append((time.perf_counter() - start) * 1000)
+                assert response.status_code == 200, response.content
+                action = bot.choose(GameState.from_dict(game.state).view(seat.index), rng)
+                services.move_play(
+                    game_id=game.pk, user=person, version=game.version,
+                    build=lambda seat, action=action: action,
+                )  # fmt: skip
+            game.refresh_from_db()
+        times.sort()
+        self.stdout.write(
+            f"  the hard bot's advice, {seat_count} seats, a whole game ({len(times)} asked): "
+            f"median {statistics.median(times):6.2f} ms  p95 {times[int(0.95 * len(times))]:6.2f} "
+            f"ms  max {times[-1]:6.2f} ms"
+        )
 
     def _templates(self, game: Game, player: User, requests: int) -> None:
         """What the template engine alone costs: the table's answers drawn from a context built

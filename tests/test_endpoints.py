@@ -294,7 +294,7 @@ def test_a_visitor_is_answered_alike_whatever_state_a_private_game_is_in_or_none
     client = Client()
     wrong = []
     for route, name in walk():
-        if "<int:game_id>" not in route:
+        if "<id:game_id>" not in route:
             continue
         for method, htmx in [("get", False), ("post", False), ("get", True), ("post", True)]:
             answers = {}
@@ -329,7 +329,7 @@ def test_a_stranger_watching_a_public_game_changes_nothing_of_it(world):
     assert client.get(reverse("game", args=[game.pk])).status_code == 200  # watching: yes
     wrong = []
     for route, name in walk():
-        if "<int:game_id>" not in route:
+        if "<id:game_id>" not in route:
             continue
         response = client.post(url_of(route, name, args), fields)
         refused = 400 <= response.status_code < 500

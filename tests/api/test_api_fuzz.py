@@ -181,3 +181,19 @@ def test_junk_in_the_address_and_the_query_never_500(table, data, op):
         if op.params and response.status_code != 404:  # an address with junk is none of ours
             refused(response, op)
     unchanged(game)
+
+
+@pytest.mark.parametrize("big", [2**63, 10**30], ids=["2**63", "10**30"])
+def test_an_id_past_64_bits_in_every_address_is_a_404(table, big):
+    """Every operation with an id in its address, each id past what a row can hold: 404."""
+    game, token, client = table
+    wrong = []
+    for op in OPERATIONS:
+        if not op.params:
+            continue
+        body = None if op.method == "get" else op.sample(version=0)
+        response = call(client, op, dict.fromkeys(op.params, big), token, body)
+        if response.status_code != 404:
+            wrong.append(f"{op}: {response.status_code}")
+    assert not wrong, "\n".join(wrong)
+    unchanged(game)

@@ -21,7 +21,7 @@ def low_limits(settings):
 def test_the_defaults_are_far_above_a_person_and_below_a_script(settings):
     assert settings.RATE_LIMITS == {
         "chat": (5, 60), "move": (120, 60), "invitation": (20, 3600), "league": (5, 86400),
-        "api": (300, 60),
+        "api": (300, 60), "advice": (20, 60),
     }  # fmt: skip
 
 

@@ -156,9 +156,16 @@ def player_stats(user: User) -> dict[str, Any]:
     recent = (
         finished.filter(rated)
         .order_by("-finished_at", "-game_id")
-        .values_list("game_id", "finished_at", "players", "final_rank", "final_total", named=True)[
-            :RECENT_GAMES
-        ]
+        .values_list(
+            "game_id",
+            "index",
+            "finished_at",
+            "players",
+            "final_rank",
+            "final_total",
+            "game__is_public",
+            named=True,
+        )[:RECENT_GAMES]
     )
     return {
         "played": played,

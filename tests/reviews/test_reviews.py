@@ -98,12 +98,20 @@ def test_once_a_listed_game_is_over_anyone_who_may_watch_it_sees_its_reviews(
     page = other.get(url, {"seat": 1})
     assert page.status_code == 200
     assert people[1].name in page.content.decode()
+    # The player's page links the review from its recent games, for whoever may see it.
+    profile = reverse("player", args=[people[1].username])
+    link = f'href="{url}?seat=1"'
+    assert link in other.get(profile).content.decode()
     Game.objects.filter(pk=game.pk).update(is_public=False)
     player = Client()
     player.force_login(people[0])
     assert player.get(url).status_code == 200
     assert player.get(url, {"seat": 1}).status_code == 403  # not listed: one's own only
     assert other.get(url, {"seat": 1}).status_code == 404  # nor may a stranger watch it
+    assert link not in player.get(profile).content.decode()
+    owner = Client()
+    owner.force_login(people[1])
+    assert link in owner.get(profile).content.decode()
 
 
 def test_a_page_missing_rounds_says_so_and_asks_for_them_once(duel, monkeypatch):

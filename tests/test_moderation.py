@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.html import escape
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games import chat, moderation, services
@@ -170,7 +171,22 @@ def test_a_muted_player_reads_the_chat_but_writes_nothing_until_the_end(scene):
     with pytest.raises(GameError) as refused:
         chat.chat_post(game_id=scene["game"].pk, user=User.objects.get(username="tom"), text="hi")
     assert refused.value.status == 403 and "muted" in refused.value.message
+    # The table and the chat's page show why, in place of the box to write in.
+    for url in (
+        reverse("game", args=[scene["game"].pk]),
+        reverse("game_chat", args=[scene["game"].pk]),
+    ):
+        page = browser_of(User.objects.get(username="tom")).get(url).content.decode()
+        assert 'name="text"' not in page
+        with translation.override("nl"):
+            assert (
+                str(_("A moderator muted you in the chats until %(until)s.")).split("%")[0] in page
+            )
     User.objects.filter(username="tom").update(chat_muted_until=timezone.now())
+    page = browser_of(User.objects.get(username="tom")).get(
+        reverse("game", args=[scene["game"].pk])
+    )
+    assert 'name="text"' in page.content.decode()
     chat.chat_post(game_id=scene["game"].pk, user=User.objects.get(username="tom"), text="sorry")
 
 

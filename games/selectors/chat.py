@@ -7,9 +7,11 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from django.db.models import Exists, OuterRef, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
+from accounts.zones import zoned
 
 from ..models import ChatMessage, Game, Mute, Seat
 from .viewer import can_chat
@@ -76,13 +78,18 @@ def chat(
             .only("muted__username", "muted__display_name", "muted__name_change_due")
             .order_by("created_at")[:20]
         )
+    may_write = user.is_authenticated and not user.is_site_bot and game.status == Game.Status.ACTIVE
+    # A player a moderator muted reads the chat, and is told why there is no box to write in.
+    silenced = may_write and user.is_chat_muted(timezone.now())
     return {
         "lines": lines,
         "more": more,
         "muted": [m.muted for m in muted],
-        "can_write": user.is_authenticated
-        and not user.is_site_bot
-        and game.status == Game.Status.ACTIVE,
+        "can_write": may_write and not silenced,
+        "silenced": _("A moderator muted you in the chats until %(until)s.")
+        % {"until": zoned(user.chat_muted_until)}
+        if silenced
+        else "",
         "is_host": user.pk == game.created_by_id,
     }
 

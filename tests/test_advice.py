@@ -14,7 +14,7 @@ from games.models import Game
 from games.presentation import card_info
 from games.selectors.advice import _hint_choice
 from tests.factories import UserFactory, play_on, play_one, started_game
-from tests.test_hidden_info import check
+from tests.hidden import check
 
 pytestmark = pytest.mark.django_db
 

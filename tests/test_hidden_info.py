@@ -4,7 +4,6 @@ everyone saw go by this round)."""
 
 import random
 import re
-from html.parser import HTMLParser
 
 import pytest
 from django.test import Client
@@ -13,65 +12,11 @@ from django.urls import reverse
 from games import reviews, services
 from games.engine import GameState, Rules, get_bot
 from games.models import Game
-from games.presentation import card_info
 from tests.factories import UserFactory, play_on, started_game
-from tests.hidden import hidden_from
+from tests.hidden import check
 from tests.views.helpers import TABLE_ASKS, marks
 
 pytestmark = [pytest.mark.hidden_info, pytest.mark.django_db]
-VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr", "area", "col"}
-
-
-class PresentOnly(HTMLParser):
-    """Text and data-card tokens of the page, leaving out what is marked data-past (finished
-    rounds: their hands were shown to everyone when the round ended)."""
-
-    def __init__(self):
-        super().__init__()
-        self.stack: list[bool] = []
-        self.text: list[str] = []
-        self.tokens: set[str] = set()
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        past = bool(self.stack and self.stack[-1]) or "data-past" in attrs
-        if not past and "data-card" in attrs:
-            self.tokens.add(attrs["data-card"])
-        if not past:
-            self.text.extend(v for k, v in attrs.items() if v and k != "data-card")
-        if tag not in VOID:
-            self.stack.append(past)
-
-    def handle_endtag(self, tag):
-        if tag not in VOID and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        if not (self.stack and self.stack[-1]):
-            self.text.append(data)
-
-
-def present(html: str) -> tuple[set[str], str]:
-    parser = PresentOnly()
-    parser.feed(html)
-    return parser.tokens, " ".join(parser.text)
-
-
-def check(response, game: Game, viewer: int | None, one_deck: bool) -> int:
-    assert response.status_code < 500
-    game.refresh_from_db()
-    state = GameState.from_dict(game.state)
-    if state.is_over:
-        return 0
-    hidden = hidden_from(game, state, viewer)
-    tokens, text = present(response.content.decode())
-    leaked = {c.token for c in hidden} & tokens
-    assert not leaked, f"seat {viewer} was shown {leaked}"
-    if one_deck:  # every face is one physical card: its label or name must not appear either
-        labels = {card_info(c).label for c in hidden} | {card_info(c).name for c in hidden}
-        leaked = {label for label in labels if label in text}
-        assert not leaked, f"seat {viewer} read {leaked}"
-    return len(hidden)
 
 
 def check_review(response, game: Game, viewer: int, one_deck: bool) -> int:

@@ -16,6 +16,7 @@ import time
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 
 from .engine import Rules, action_from_dict
 from .engine.bots.review import RoundReview as Reviewed
@@ -104,3 +105,21 @@ def _later(game_id: int, countdown: float | None = None) -> None:
 def review_requested(game_id: int) -> None:
     """Queue the review of the game's ended rounds now (a page found one missing)."""
     _later(game_id, countdown=0)
+
+
+def unreviewed_requested(limit: int) -> list[int]:
+    """Queue the review of the latest `limit` finished games in which a person played and none
+    was reviewed (games finished before reviews were made, or whose tasks were all lost); their
+    ids, latest first."""
+    people = Seat.objects.filter(game=OuterRef("pk"), user__is_bot=False)
+    reviewed = RoundReview.objects.filter(seat__game=OuterRef("pk"))
+    games = list(
+        Game.objects.filter(status=Game.Status.FINISHED)
+        .filter(Exists(people))
+        .exclude(Exists(reviewed))
+        .order_by("-finished_at", "-pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for game_id in games:
+        review_requested(game_id)
+    return games

@@ -2,7 +2,10 @@
 a slice of CPU at a time, giving way to pressing work; and shown on their page only to those who
 may see them (games/selectors/reviews.py)."""
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
@@ -125,3 +128,24 @@ def test_a_page_missing_rounds_says_so_and_asks_for_them_once(duel, monkeypatch)
     assert "2 more rounds is being made" in page.content.decode()
     client.get(url)
     assert asked == [game.pk]  # once a minute at most
+
+
+def test_the_command_queues_the_finished_games_that_have_no_review(duel, monkeypatch):
+    """Games finished before reviews were made: `manage.py review_games` queues them, the
+    latest finished first, and none that has a review or is still on."""
+    game, _person = duel  # on, two rounds played
+    asked = []
+    monkeypatch.setattr("games.reviews.review_requested", asked.append)
+    out = io.StringIO()
+    call_command("review_games", stdout=out)
+    assert asked == [] and "Queued the review of 0 finished games." in out.getvalue()
+    play_on(game, level="medium")
+    later = started_game([UserFactory()], bots="easy", seat_count=2)
+    play_on(later, level="medium")
+    call_command("review_games", stdout=out)
+    assert asked == [later.pk, game.pk]
+    assert "Queued the review of 2 finished games." in out.getvalue()
+    reviews.game_review(game_id=game.pk)
+    asked.clear()
+    call_command("review_games", "--limit", "5", stdout=io.StringIO())
+    assert asked == [later.pk]

@@ -77,7 +77,8 @@ def test_no_response_carries_a_card_its_viewer_may_not_see(
         if game.status != Game.Status.ACTIVE or game.round_index > last:
             break
         for seat, client in clients.items():  # everyone looks, as a player would between turns
-            if step % 7 == 0 or (seat == game.to_move_seat and step % 2 == 0):
+            # (The mover's own moves are checked at every step: their answers, below.)
+            if step % 7 == 0 or (seat == game.to_move_seat and step % 4 == 0):
                 checked += check(asked(seat, client.get(table)), game, seat, one_deck)
             if step % 11 == 0:
                 checked += check(client.get(poll, {"v": 0}), game, seat, one_deck)

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games import reviews
 from games.models import Game, RoundReview
-from tests.factories import UserFactory, play_on, started_game
+from tests.factories import UserFactory, finish_game, play_on, started_game
 
 pytestmark = pytest.mark.django_db
 
@@ -139,9 +139,9 @@ def test_the_command_queues_the_finished_games_that_have_no_review(duel, monkeyp
     out = io.StringIO()
     call_command("review_games", stdout=out)
     assert asked == [] and "Queued the review of 0 finished games." in out.getvalue()
-    play_on(game, level="medium")
+    finish_game(game)  # ended where it stood: two rounds to review
     later = started_game([UserFactory()], bots="easy", seat_count=2)
-    play_on(later, level="medium")
+    finish_game(later)
     call_command("review_games", stdout=out)
     assert asked == [later.pk, game.pk]
     assert "Queued the review of 2 finished games." in out.getvalue()

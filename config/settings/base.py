@@ -205,6 +205,10 @@ ACCOUNT_RATE_LIMITS = {
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Three Thirteen"
+# A code of the 30 s before or after this one is taken too (RFC 6238's allowance for a phone's
+# clock and the time to type it): with none, a code typed as its window closed was refused. A
+# code is still good once (allauth keeps it used for the whole allowance).
+MFA_TOTP_TOLERANCE = 1
 MFA_FORMS = {
     "authenticate": "accounts.twofactor.AuthenticateForm",
     "add_webauthn": "accounts.twofactor.AddPasskeyForm",

@@ -77,6 +77,18 @@ def test_a_code_is_good_once(ada, clock):
     assert again.status_code == 400 and not user_of(second).is_authenticated
 
 
+def test_a_code_of_the_window_before_or_after_is_taken_one_further_is_not(ada, clock):
+    """A phone's clock a little off, or a code typed as its 30 s closed: one window either
+    way (MFA_TOTP_TOLERANCE); two windows off is refused."""
+    for step, taken in ((-2, False), (2, False), (-1, True), (1, True)):
+        browser = password_step(ada)
+        answer = browser.post(
+            reverse("mfa_authenticate"), {"code": code_now(ada.secret, clock, step)}
+        )
+        assert (answer.status_code == 302) == taken, step
+        assert user_of(browser).is_authenticated == taken
+
+
 def test_a_recovery_code_logs_in_once(ada):
     browser = password_step(ada)
     assert browser.post(reverse("mfa_authenticate"), {"code": ada.codes[0]}).status_code == 302

@@ -13,12 +13,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ..engine import Action, Discard, Draw, GameState, GoOut, PlayerView
+from ..engine import Action, Discard, Draw, GameState, GoOut, PlayerView, arrange
 from ..engine.bots.review import ACCURATE_WITHIN, judge
 from ..engine.bots.simple import best_going_out, choose_draw, ranked_discards
 from ..errors import GameError
 from ..models import Game, Seat
 from ..presentation import card_info
+from .hints import take_reasons, throw_reasons
 
 
 def offered(game: Game, seat: Seat | None) -> bool:
@@ -49,6 +50,7 @@ def advice(game: Game, seat: Seat | None, version: int | None) -> dict[str, Any]
     gives_up = 0 if decision is None or decision.cost < ACCURATE_WITHIN else round(decision.cost)
     return {
         "best": _words(best, view),
+        "why": [] if best == greedy else _reasons(best, view),
         "agrees": best == greedy,
         "draw": view.phase == "draw",
         "gives_up": gives_up,
@@ -65,6 +67,21 @@ def _hint_choice(view: PlayerView) -> Action:
         return going_out
     assert view.seat is not None, "a seat's own view"
     return Discard(view.seat, ranked_discards(view)[0][1])
+
+
+def _reasons(action: Action, view: PlayerView) -> list[str]:
+    """Why the hard bot's choice, where the hint does not say it already: what a card taken
+    goes with, or what a throw keeps together."""
+    assert view.hand is not None, "a seat's own view"
+    hand, wild, rules = list(view.hand), view.wild_rank, view.rules
+    if isinstance(action, Draw):
+        if action.source == "discard" and view.top_discard is not None:
+            return take_reasons(view.top_discard, hand, wild, rules)
+        return []
+    if isinstance(action, GoOut):
+        return []
+    hand.remove(action.card)
+    return throw_reasons(action.card, hand, arrange(hand, wild, rules).deadwood, wild, rules)
 
 
 def _words(action: Action, view: PlayerView) -> str:

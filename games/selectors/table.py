@@ -12,7 +12,6 @@ from django.utils.translation import gettext as _
 
 from ..engine import Discard, Draw, GameState, GoOut, PlayerView, arrange, discard_options
 from ..engine.cards import Card
-from ..engine.rules import Rules
 from ..engine.view import PILE_THREW
 from ..models import Game, Move, Seat
 from ..presentation import (
@@ -30,6 +29,7 @@ from ..presentation import (
 )
 from ..ratings import rating_of
 from .advice import offered as advice_offered
+from .hints import throw_reasons
 from .pauses import vacations_under_way
 
 
@@ -204,55 +204,12 @@ def _hint(view: PlayerView, discardable: set[str], ordered: list[Card]) -> dict[
     best = arrange(cards, wild_rank, rules)
     return {
         "discard": card_info(discard, wild_rank) if discard else None,
-        "why": _why(discard, cards, best.deadwood, wild_rank, rules) if discard else [],
+        "why": throw_reasons(discard, cards, best.deadwood, wild_rank, rules) if discard else [],
         "melds": [cards_info(m, wild_rank) for m in best.melds],
         # Left over in the order the player's hand shows them.
         "deadwood": cards_info(sorted(best.deadwood, key=ordered.index), wild_rank),
         "penalty": best.penalty,
     }
-
-
-def _related(a: Card, b: Card) -> str | None:
-    """ "set" when two cards are a set in the making (one rank), "run" when they are a run in the
-    making (one suit, one or two ranks apart), else None."""
-    if a.rank == b.rank:
-        return "set"
-    if a.suit == b.suit and abs(a.rank - b.rank) <= 2:
-        return "run"
-    return None
-
-
-def _why(
-    discard: Card, kept: list[Card], deadwood: list[Card], wild_rank: int | None, rules: Rules
-) -> list[str]:
-    """The hint's reasons, in a sentence each: that the card to throw goes with none of the
-    others, and which two left-over cards it keeps towards a meld (the costliest pair). Wild
-    cards and jokers go with anything, so they are no reason."""
-    natural = [c for c in kept if not rules.is_wild(c, wild_rank)]
-
-    def name(card: Card) -> str:
-        return card_info(card, wild_rank).name
-
-    reasons = []
-    if not rules.is_wild(discard, wild_rank) and not any(_related(discard, c) for c in natural):
-        reasons.append(
-            _("The %(card)s goes with none of your other cards.") % {"card": name(discard)}
-        )
-    loose = [c for c in deadwood if not rules.is_wild(c, wild_rank)]
-    pairs = [
-        (kind, a, b)
-        for i, a in enumerate(loose)
-        for b in loose[i + 1 :]
-        if (kind := _related(a, b))
-    ]
-    if pairs:
-        kind, a, b = max(pairs, key=lambda p: rules.penalty(p[1], None) + rules.penalty(p[2], None))
-        both = _("%(a)s and %(b)s") % {"a": name(a), "b": name(b)}
-        if kind == "run":
-            reasons.append(_("It keeps the %(cards)s towards a run.") % {"cards": both})
-        else:
-            reasons.append(_("It keeps the %(cards)s towards a set.") % {"cards": both})
-    return reasons
 
 
 def _hand_marks(

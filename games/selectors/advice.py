@@ -48,10 +48,11 @@ def advice(game: Game, seat: Seat | None, version: int | None) -> dict[str, Any]
     decision = judge(view, greedy)
     best = greedy if decision is None else decision.best
     gives_up = 0 if decision is None or decision.cost < ACCURATE_WITHIN else round(decision.cost)
+    agrees = best == greedy
     return {
         "best": _words(best, view),
-        "why": [] if best == greedy else _reasons(best, view),
-        "agrees": best == greedy,
+        "why": [] if agrees else _reasons(best, view),
+        "agrees": agrees,
         "draw": view.phase == "draw",
         "gives_up": gives_up,
     }

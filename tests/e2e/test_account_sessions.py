@@ -12,7 +12,8 @@ def test_log_out_everywhere_else_from_the_settings(player, open_page):
     ada, laptop = player()
     phone = log_in(open_page(width=390, height=844), ada)
     laptop.goto("/accounts/notifications/")
-    laptop.get_by_role("link", name="Where you are logged in").click()
+    with laptop.expect_navigation():  # the list is read on the page the link opens
+        laptop.get_by_role("link", name="Where you are logged in").click()
     listed = laptop.locator("main .sessions li")
     assert listed.count() == 2
     assert "this one" in listed.first.inner_text().lower()  # a badge, in capitals

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from functools import cache
 from typing import Any, Protocol
 
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import BaseExpression
 from django.db.models.functions import Coalesce
@@ -231,11 +234,44 @@ def notices(user: User, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
+def _count_rows(user_id: int, since: datetime) -> QuerySet[User]:
+    """The bar's count as one row: a column per source."""
+    counts = {
+        f"n{i}": Coalesce(source.count(user_id, since), 0) for i, source in enumerate(SOURCES)
+    }
+    return User.objects.filter(pk=user_id).annotate(**counts).values_list(*counts)
+
+
+# The bar's count is on every page, and Django takes 6 to 8 ms to build and compile its query of
+# subqueries, against well under 2 ms to run it: it is compiled once per process, with these
+# marks in the places of the player's id and last look, which each page then fills in.
+_SOMEONE = -42_424_242  # no one's id
+_SOMETIME = datetime(1901, 2, 3, 4, 5, 6, 424242, tzinfo=UTC)  # no one's last look
+
+
+def _look(since: datetime, connection: BaseDatabaseWrapper) -> Any:
+    """A last look as the database is sent it."""
+    return Move._meta.get_field("created_at").get_db_prep_value(since, connection)
+
+
+@cache
+def _count_compiled(alias: str, vendor: str) -> tuple[str, tuple[Any, ...]]:
+    sql, params = _count_rows(_SOMEONE, _SOMETIME).query.sql_with_params()
+    if _SOMEONE not in params or _look(_SOMETIME, connections[alias]) not in params:
+        raise RuntimeError("the bar's count is compiled without a place for the player or look")
+    return sql, tuple(params)
+
+
 def notice_count(user: User) -> int:
     """How many notices came since the last look (the bar's badge): one query."""
-    since = last_looked(user)
-    counts = {
-        f"n{i}": Coalesce(source.count(user.pk, since), 0) for i, source in enumerate(SOURCES)
-    }
-    row = User.objects.filter(pk=user.pk).annotate(**counts).values_list(*counts).first()
+    connection = connections[DEFAULT_DB_ALIAS]
+    sql, params = _count_compiled(connection.alias, connection.vendor)
+    marks = [
+        (_SOMEONE, user.pk),
+        (_look(_SOMETIME, connection), _look(last_looked(user), connection)),
+    ]
+    filled = [next((value for mark, value in marks if param == mark), param) for param in params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, filled)
+        row = cursor.fetchone()
     return sum(row or ())

@@ -14,7 +14,7 @@ from games import invitations
 from games.engine import Rules
 from games.models import Notification, RoundScore
 from games.notifications.outbox import game_over_queue, timed_out_queue
-from games.selectors.notices import notice_count, notices
+from games.selectors.notices import _count_rows, last_looked, notice_count, notices
 from tests.factories import GameFactory, UserFactory, play_on, play_one, started_game
 from tests.notifications.helpers import play_turn, seat_to_move
 from tests.views.helpers import a_game_where_the_other_moved
@@ -151,3 +151,22 @@ def test_a_round_that_ends_at_the_turn_limit_is_told_too(client):
         f"Game #{game.pk}: Round 1 is over: nobody went out before the turn limit. "
         "Round 2 is over: nobody went out before the turn limit." in page
     )
+
+
+def test_the_bars_count_compiled_once_counts_as_the_orms_own_query_for_everyone():
+    """notice_count runs a query compiled once with marks for the player and the last look: for
+    players with news of both sources, with none, and before and after a look, it finds what
+    the ORM's own query of the same sources finds."""
+    me, other, idle = UserFactory(), UserFactory(), UserFactory()
+    for _ in range(3):
+        a_game_where_the_other_moved(me, other)
+    game = started_game([idle, UserFactory()])
+    Notification.objects.create(user=me, game=game, kind="reminder", turn=0, threshold=90)
+    found = []
+    for user in (me, other, idle):
+        for look in (None, timezone.now() - timedelta(hours=1), timezone.now()):
+            user.notices_seen_at = look
+            expected = sum(_count_rows(user.pk, last_looked(user)).get())
+            assert notice_count(user) == expected, (user, look)
+            found.append(expected)
+    assert max(found) >= 3 and min(found) == 0  # the marks were filled, and differently

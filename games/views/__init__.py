@@ -7,5 +7,6 @@
 - mail.py: the one-click unsubscribe and email previews;
 - ratings.py: the leaderboard and a player's page;
 - friends.py: following players, the friends page, a new game with a friend in one click;
+- players.py: the player an address names, or a 404 that says there is none;
 - health.py: /healthz.
 """

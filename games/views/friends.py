@@ -3,24 +3,17 @@ the players one follows, and a new game with one of them in one click."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
-from accounts.selectors import player_named
 
 from .. import friends, invitations
 from ..errors import GameError
 from ..ratelimit import rate_limit_consume
 from ..selectors import friends as friends_selectors
-
-
-def _player(username: str) -> User:
-    if (player := player_named(username, User.objects.filter(is_active=True))) is None:
-        raise Http404(_("There is no such player."))
-    return player
+from .players import player_or_404
 
 
 def _back(request, player: User):
@@ -37,7 +30,7 @@ def _refused(request, error: GameError):
 @require_POST
 @login_required
 def follow(request, username: str):
-    player = _player(username)
+    player = player_or_404(username)
     try:
         friends.follow_create(follower=request.user, followee=player)
     except GameError as error:
@@ -49,7 +42,7 @@ def follow(request, username: str):
 @require_POST
 @login_required
 def unfollow(request, username: str):
-    player = _player(username)
+    player = player_or_404(username)
     friends.follow_delete(follower=request.user, followee=player)
     messages.success(request, _("You no longer follow %(who)s.") % {"who": player.name})
     return _back(request, player)
@@ -65,7 +58,7 @@ def friends_page(request):
 @require_POST
 @login_required
 def friend_invite(request, username: str):
-    player = _player(username)
+    player = player_or_404(username)
     try:
         rate_limit_consume(user=request.user, action="invitation")
         game = invitations.friend_invite(user=request.user, friend=player)

@@ -6,26 +6,18 @@ context, reports, measures taken) with the form that takes a measure; and, for e
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from accounts.selectors import player_named
 
 from .. import moderation
 from ..errors import GameError
 from ..models import PLAYER_REPORT_NOTE_MAX_LENGTH, ModerationAction, PlayerReport
 from ..ratelimit import rate_limit_consume
-
-
-def _player(username: str, *, active_only: bool = True) -> User:
-    users = User.objects.filter(is_active=True) if active_only else User.objects.all()
-    if (player := player_named(username, users)) is None:
-        raise Http404(_("There is no such player."))
-    return player
+from .players import player_or_404
 
 
 class PlayerReportForm(forms.Form):
@@ -58,7 +50,7 @@ class MeasureForm(forms.Form):
 @login_required
 def player_report(request, username: str):
     """A player's page → Report this player: the staff read it in their queue."""
-    player = _player(username)
+    player = player_or_404(username)
     form = PlayerReportForm(request.POST)
     if not form.is_valid():
         context = {"error": _("Choose a reason from the list; a note has at most 500 characters.")}
@@ -89,7 +81,7 @@ def moderation_queue(request):
 def moderation_case(request, username: str):
     """A player's case, and (POST) a measure against them."""
     moderation.require_moderator(request.user)
-    player = _player(username, active_only=False)
+    player = player_or_404(username, User.objects.all())
     form = MeasureForm(request.POST or None)
     status = 200
     if request.method == "POST":

@@ -2,7 +2,6 @@
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -15,6 +14,7 @@ from ..selectors.friends import with_follows
 from ..selectors.leagues import LEAGUE_HISTORY_ROWS, player_league_history
 from ..selectors.tournaments import player_tournaments
 from .moderation import PlayerReportForm
+from .players import player_or_404
 
 
 @login_required
@@ -43,8 +43,7 @@ def _compared_with(request, shown: User) -> tuple[User | None, str | None]:
 @login_required
 def player(request, username: str):
     users = with_follows(User.objects.select_related("preferences", "owner"), request.user)
-    if (shown := player_named(username, users.filter(is_active=True))) is None:
-        raise Http404(_("There is no such player."))
+    shown = player_or_404(username, users.filter(is_active=True))
     if not player_stats.profile_visible(shown=shown, viewer=request.user):
         # 403, not 404: the player exists (their name is on the leaderboard and at their tables);
         # only their page is withheld.

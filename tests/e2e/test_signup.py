@@ -16,7 +16,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.worker]
 def test_sign_up_then_verify_the_address_from_the_mail(open_page):
     page = open_page()
     page.goto("/")
-    page.locator("header").get_by_role("link", name="Sign up").click()
+    with page.expect_navigation():  # the form is filled on the page the link opens
+        page.locator("header").get_by_role("link", name="Sign up").click()
     sign_up(page, "ada", display_name="Ada L.")
     assert page.locator("header .who").inner_text() == "Ada L."  # logged in at once
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 
-from ..engine import Action, Card, Discard, Draw, GameState, Rules, action_from_dict
+from ..engine import Action, Card, Discard, Draw, RoundResult, Rules, action_from_dict
 from ..models import Game, RoundReview, Seat
 from ..presentation import (
     card_info,
@@ -83,7 +83,8 @@ def review_page(game: Game, shown: Seat) -> dict[str, Any]:
     rules = Rules.from_dict(game.rules)
     names = [s.user.name for s in game.seats.all()]
     stored = list(RoundReview.objects.filter(seat=shown).order_by("round_index"))
-    results = GameState.from_dict(game.state).round_results if game.state else ()
+    # The round results alone: the rest of the state (hands, stock, piles) is not read here.
+    results = [RoundResult.from_dict(r) for r in (game.state or {}).get("round_results", ())]
     rounds, costly = [], []
     for review in stored:
         decisions = [_decision(d, rules, review.round_index) for d in review.decisions]

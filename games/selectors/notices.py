@@ -255,22 +255,27 @@ def _look(since: datetime, connection: BaseDatabaseWrapper) -> Any:
 
 
 @cache
-def _count_compiled(alias: str, vendor: str) -> tuple[str, tuple[Any, ...]]:
+def _count_compiled(alias: str, vendor: str) -> tuple[str, tuple[Any, ...], list[int], list[int]]:
+    """The SQL, its parameters, and where in them the player's id and the last look go."""
     sql, params = _count_rows(_SOMEONE, _SOMETIME).query.sql_with_params()
-    if _SOMEONE not in params or _look(_SOMETIME, connections[alias]) not in params:
+    look = _look(_SOMETIME, connections[alias])
+    players = [i for i, param in enumerate(params) if param == _SOMEONE]
+    looks = [i for i, param in enumerate(params) if param == look]
+    if not players or not looks:
         raise RuntimeError("the bar's count is compiled without a place for the player or look")
-    return sql, tuple(params)
+    return sql, tuple(params), players, looks
 
 
 def notice_count(user: User) -> int:
     """How many notices came since the last look (the bar's badge): one query."""
     connection = connections[DEFAULT_DB_ALIAS]
-    sql, params = _count_compiled(connection.alias, connection.vendor)
-    marks = [
-        (_SOMEONE, user.pk),
-        (_look(_SOMETIME, connection), _look(last_looked(user), connection)),
-    ]
-    filled = [next((value for mark, value in marks if param == mark), param) for param in params]
+    sql, params, players, looks = _count_compiled(connection.alias, connection.vendor)
+    filled = list(params)
+    look = _look(last_looked(user), connection)
+    for i in players:
+        filled[i] = user.pk
+    for i in looks:
+        filled[i] = look
     with connection.cursor() as cursor:
         cursor.execute(sql, filled)
         row = cursor.fetchone()

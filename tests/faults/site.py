@@ -40,6 +40,15 @@ CELERY = [sys.executable, "-m", "celery", "-A", "config"]
 MOVE_PATHS = {"draw": "draw", "discard": "discard", "go_out": "go-out"}
 
 
+def queue_of(task_name: str) -> str:
+    """The queue the site's Celery app routes `task_name` to (CELERY_TASK_ROUTES): a scenario
+    that empties a queue names it through this, so that a queue renamed in the settings cannot
+    leave the scenario emptying one that holds nothing."""
+    from config.celery import app  # the settings are loaded once pytest-django has started
+
+    return app.amqp.router.route({}, task_name)["queue"].name
+
+
 def bounded_wait(predicate, timeout: float, interval: float = 0.2):
     """Call `predicate` until it answers something true, for at most `timeout` seconds; returns
     (the answer, seconds taken), or (None, seconds) when time ran out."""

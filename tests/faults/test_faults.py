@@ -14,7 +14,15 @@ from datetime import timedelta
 
 import pytest
 
-from tests.faults.site import Scene, Site, audit, bot_turn_pending, bounded_wait, recovery
+from tests.faults.site import (
+    Scene,
+    Site,
+    audit,
+    bot_turn_pending,
+    bounded_wait,
+    queue_of,
+    recovery,
+)
 
 pytestmark = pytest.mark.faults
 RUNS = range(1, int(os.environ.get("FAULT_RUNS", "1")) + 1)
@@ -108,7 +116,8 @@ def test_beat_down_for_an_hour(site, scene, figures, run):
     site.worker.stop()
     assert site.move(scene, scene.people) == 302
     bot_version = bot_turn_pending(site, scene)
-    assert site.redis_client().delete("celery") == 1, "no task was waiting in the queue"
+    bot_queue = queue_of("games.tasks.bot_move")
+    assert site.redis_client().delete(bot_queue) == 1, f"no task was waiting in {bot_queue!r}"
     site.shift_clock(timedelta(hours=1))
     site.worker.start()
     site.beat.start()

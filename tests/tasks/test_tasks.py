@@ -40,3 +40,26 @@ def test_an_outage_longer_than_the_retries_is_left_to_the_sweep(monkeypatch):
     result = tasks.bot_move.apply(args=(7, 12))
     assert isinstance(result.result, OperationalError | InterfaceError)
     assert len(calls) == tasks.bot_move.max_retries + 1
+
+
+def test_the_fault_runs_empty_the_queue_a_bot_turn_is_sent_to():
+    """`make faulttest`'s beat-down scenario loses a bot's turn by emptying its queue, named by
+    tests.faults.site.queue_of; the regular suite checks that a bot turn really is sent there,
+    and that a worker started without -Q consumes that queue, so that a route renamed in the
+    settings cannot leave the scenario emptying a queue that holds nothing."""
+    from kombu import Connection
+
+    from config.celery import app
+    from tests.faults.site import queue_of
+
+    bot_queue = queue_of("games.tasks.bot_move")
+    assert bot_queue in {queue.name for queue in app.conf.task_queues}
+    with Connection("memory://") as connection:
+        app.signature("games.tasks.bot_move", args=(7, 12)).apply_async(connection=connection)
+        held = {
+            queue.name: connection.default_channel.queue_declare(queue.name, passive=False)
+            for queue in app.conf.task_queues
+        }
+        assert {name: ok.message_count for name, ok in held.items()} == {
+            queue.name: int(queue.name == bot_queue) for queue in app.conf.task_queues
+        }

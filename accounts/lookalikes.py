@@ -108,6 +108,26 @@ def _goes_together(scripts: set[str]) -> bool:
     return "LATIN" in scripts and len(others) == 1 and not others & _PASS_FOR_LATIN
 
 
+@functools.cache
+def _reads_as_ascii(char: str) -> bool:
+    """`char` has a look-alike in plain Latin letters or digits (the Cyrillic "\u0440" is "p")."""
+    entries = load("confusables.json").get(char, ())
+    return any(entry["c"].isascii() and entry["c"].isalnum() for entry in entries)
+
+
+def read_as_latin(text: str) -> list[str]:
+    """The letters of `text` from another script than Latin, when every letter of it is Latin or
+    passes for a plain Latin letter or digit: "\u0430\u04cf\u0456\u0441\u0435", all
+    Cyrillic, reads "alice" (UTS #39's whole-script confusables, towards Latin). Else []: a
+    name with a letter that reads as itself ("\u0411\u043e\u0440\u0438\u0441") is not
+    taken for a Latin one. The letters are decomposed first, so that an accent is no letter."""
+    letters = [c for c in unicodedata.normalize("NFD", text) if script(c) not in _ANY_SCRIPT]
+    foreign = [c for c in dict.fromkeys(letters) if script(c) != "LATIN"]
+    if foreign and all(_reads_as_ascii(c) for c in foreign):
+        return foreign
+    return []
+
+
 def character_name(char: str) -> str:
     """How a message names a character: itself, then its Unicode name ("\u0430" CYRILLIC
     SMALL LETTER A)."""

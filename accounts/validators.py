@@ -6,7 +6,7 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from .lookalikes import character_name, odd_character, skeleton
+from .lookalikes import character_name, odd_character, read_as_latin, skeleton
 
 # Line and paragraph breaks, control characters, and every bidirectional control: none belongs in
 # a name that mail subjects and pages show on one line. The embeddings and overrides (U+202A to
@@ -61,13 +61,25 @@ def name_shape(name: str) -> str:
 
 def validate_one_script(value: str) -> None:
     """A name in one script, or in scripts that people write together: no Cyrillic or Greek
-    letter among Latin ones, where it passes for a Latin letter (lookalikes.odd_character)."""
+    letter among Latin ones, where it passes for a Latin letter (lookalikes.odd_character); and
+    not a name wholly in letters of another script that pass for Latin ones, which reads as a
+    Latin name whatever the look-alike letters fold to (lookalikes.read_as_latin)."""
     odd = odd_character(value)
     if odd is not None:
         raise ValidationError(
             _("%(character)s is from another alphabet than the rest of the name: write it in one."),
             code="mixed_scripts",
             params={"character": character_name(odd)},
+        )
+    passing = read_as_latin(value)
+    if passing:
+        raise ValidationError(
+            _(
+                "The whole name reads as one in Latin letters: %(characters)s can pass for other "
+                "letters. Write it in Latin letters, or choose another."
+            ),
+            code="reads_as_latin",
+            params={"characters": ", ".join(character_name(c) for c in passing)},
         )
 
 

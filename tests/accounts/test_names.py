@@ -223,3 +223,47 @@ def test_the_site_bots_are_named_in_the_readers_language(client):
     with translation.override("nl"):
         dutch = str(SITE_BOT_NAMES["Hard Bot"])
     assert dutch in page.content.decode() and dutch != "Hard Bot"
+
+
+# Names wholly in letters of another script that pass for Latin ones (UTS #39's whole-script
+# confusables): the PALOCHKA folds to "i", so no fold of "\u0430\u04cf\u0456\u0441\u0435" meets
+# "alice"; the name is refused for what it reads as, whoever else exists.
+PALOCHKA_ALICE = "\u0430\u04cf\u0456\u0441\u0435"  # all Cyrillic, shows as "alice"
+PALOCHKA_CAROL = "\u0441\u0430\u0433\u043e\u04cf"  # all Cyrillic, shows as "carol"
+BORIS = "\u0411\u043e\u0440\u0438\u0441"  # Cyrillic, reads as itself (no Latin "6"-letter)
+
+
+@pytest.mark.parametrize("name", [PALOCHKA_ALICE, PALOCHKA_CAROL])
+def test_sign_up_refuses_a_display_name_wholly_in_letters_that_pass_for_latin(client, name):
+    UserFactory(username="alice", display_name="")
+    UserFactory(username="carol", display_name="Carol")
+    response = signup(client, display_name=name)
+    assert response.status_code == 400
+    text = response.content.decode()
+    assert "reads as one in Latin letters" in text and "CYRILLIC SMALL LETTER PALOCHKA" in text
+    assert not User.objects.filter(username="dave").exists()
+
+
+@pytest.mark.parametrize("name", [PALOCHKA_ALICE, PALOCHKA_CAROL])
+def test_the_settings_refuse_a_display_name_wholly_in_letters_that_pass_for_latin(client, name):
+    dave = UserFactory(display_name="Dave")  # refused with no Alice or Carol about, too
+    response = rename(client, dave, name)
+    assert response.status_code == 400
+    assert "reads as one in Latin letters" in response.content.decode()
+    dave.refresh_from_db()
+    assert dave.display_name == "Dave"
+
+
+@pytest.mark.parametrize("name", [PALOCHKA_ALICE, PALOCHKA_CAROL])
+def test_a_username_wholly_in_letters_that_pass_for_latin_is_refused_too(client, name):
+    assert signup(client, username=name).status_code == 400
+    assert not User.objects.filter(email="dave@example.com").exists()
+
+
+def test_the_latin_names_and_a_cyrillic_name_that_reads_as_itself_are_fine(client):
+    assert signup(client, display_name="alice").status_code == 302
+    assert rename(client, UserFactory(display_name="Dave"), "Carol").status_code == 302
+    assert rename(client, UserFactory(display_name="Erin"), BORIS).status_code == 302
+    client.logout()
+    form = {"username": "boris", "email": "boris@example.com", "display_name": f"{BORIS} 2"}
+    assert signup(client, **form).status_code == 302

@@ -33,10 +33,17 @@ STREAMS = Gauge("tt_event_streams_open", "Tables' and programs' streams of event
                 multiprocess_mode="livesum")  # fmt: skip
 
 
+# HTTP's methods (RFC 9110, and PATCH): any other a client invents is counted as one, "other".
+METHODS = frozenset(
+    {"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"}
+)
+
+
 def request_observed(view: str, method: str, status: int, seconds: float) -> None:
     """A request answered (games/tracing.py, the first middleware, times it): counted by the view
-    that answered it (its URL name; "unmatched" for a 404 no route knew) and its status."""
-    REQUESTS.labels(view, method, str(status)).inc()
+    that answered it (its URL name; "unmatched" for a 404 no route knew), its method and its
+    status. No label holds what a client typed, so no client adds series without bound."""
+    REQUESTS.labels(view, method if method in METHODS else "other", str(status)).inc()
     REQUEST_SECONDS.labels(view).observe(seconds)
 
 

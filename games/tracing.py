@@ -16,6 +16,8 @@ from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.contrib import auth
+from django.utils.functional import SimpleLazyObject
 
 from . import metrics
 
@@ -41,7 +43,6 @@ def request_trace(get_response: Callable) -> Callable:
         match = getattr(request, "resolver_match", None)
         view = (match.view_name or "unnamed") if match else "unmatched"
         metrics.request_observed(view, request.method, response.status_code, seconds)
-        user = getattr(request, "_cached_user", None)  # only if read: never a query of its own
         requests_log.info(
             "%s %s %s",
             request.method,
@@ -52,7 +53,7 @@ def request_trace(get_response: Callable) -> Callable:
                 "path": request.path,
                 "status": response.status_code,
                 "view": match.view_name if match else None,
-                "user": user.pk if user is not None and user.is_authenticated else None,
+                "user": getattr(request, "user_read_id", None),  # see user_noted
                 "ms": round(seconds * 1000, 1),
             },
         )
@@ -79,6 +80,38 @@ def request_trace(get_response: Callable) -> Callable:
 
 request_trace.sync_capable = True  # type: ignore[attr-defined]
 request_trace.async_capable = True  # type: ignore[attr-defined]
+
+
+def user_noted(get_response: Callable) -> Callable:
+    """Middleware, right after Django's AuthenticationMiddleware: `request.user` stays as lazy as
+    Django made it (auth.get_user, once, when something reads it), and the player it found is
+    noted for the request's log line, which never looks the player up itself."""
+
+    def note(request: Any) -> None:
+        def read() -> Any:
+            user = auth.get_user(request)
+            request.user_read_id = user.pk if user.is_authenticated else None
+            return user
+
+        request.user = SimpleLazyObject(read)
+
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request: Any) -> Any:
+            note(request)
+            return await get_response(request)
+
+        return markcoroutinefunction(middleware)
+
+    def sync_middleware(request: Any) -> Any:
+        note(request)
+        return get_response(request)
+
+    return sync_middleware
+
+
+user_noted.sync_capable = True  # type: ignore[attr-defined]
+user_noted.async_capable = True  # type: ignore[attr-defined]
 
 
 def task_sent(headers: dict | None = None, **kwargs: Any) -> None:

@@ -8,22 +8,33 @@ recovery codes, and passkeys (WebAuthn), under Settings → Two-factor authentic
   password (accounts/adapter.py, the reauthentication methods): a changed email address or
   password, a new API token or bot, deleting the account, and the two-factor settings
   themselves. One confirmation lasts allauth's reauthentication timeout (5 minutes).
-- A wrong code counts against the account as a wrong password does (allauth's "login_failed"
-  rate limit, keyed by the account): guessing six digits stays slow.
+- Wrong codes are limited as wrong passwords are (settings.ACCOUNT_RATE_LIMITS, "code_failed"):
+  per account and address, with a higher ceiling for the account from every address together,
+  and per address; so guessing six digits stays slow, and whoever has the password cannot lock
+  the owner out from one address.
 - The API's tokens stand apart: a request made with one is not asked for a code (they are made
   behind the code, and can be revoked)."""
 
 from allauth.account.decorators import reauthentication_required
+from allauth.core import context, ratelimit
+from allauth.mfa.adapter import get_adapter
 from allauth.mfa.base import forms as mfa_forms
 from allauth.mfa.base.views import ReauthenticateView
+from allauth.mfa.models import Authenticator
 from allauth.mfa.utils import is_mfa_enabled
 from allauth.mfa.webauthn import forms as webauthn_forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from . import refusals
+
 TOO_MANY_CODES = _(
     "Too many wrong codes lately: wait a few minutes before you try again. Lost the device? "
     "Type one of your recovery codes instead."
+)
+CODES_GUESSED = _(
+    "Too many wrong codes for this account lately, from several places: someone who has your "
+    "password may be guessing its codes. Wait an hour, then log in and change your password."
 )
 
 
@@ -44,16 +55,44 @@ confirmed = reauthentication_required(enabled=_asked)
 
 
 class _CodeGuesses:
-    """allauth refuses a code past the account's "login_failed" limit with the login form's
-    message (about this address and a reset link); the code's own says what helps."""
+    """The code checked under the site's limits, not allauth's: allauth counts wrong codes per
+    account alone, so five typed by whoever had the password, from anywhere, refused the
+    owner's right code everywhere for up to an hour. As for the password (adapter.py), they
+    are counted per account and address ("code_failed", reserved before the code is checked,
+    forgotten once a right one comes from there), against a ceiling for the account from every
+    address together that no address reaches alone ("code_failed_account"), and per address
+    ("code_failed_address"). The check itself is allauth's: each authenticator's code."""
+
+    user: object
+    authenticator: Authenticator
 
     def clean_code(self) -> str:
-        try:
-            return super().clean_code()  # type: ignore[misc]
-        except ValidationError as refused:
-            if refused.code == "too_many_login_attempts":
-                raise ValidationError(TOO_MANY_CODES, code="rate_limited") from None
-            raise
+        request = context.request
+        account = f"code:{self.user.pk}"  # type: ignore[attr-defined]
+        here = f"{account}@{refusals.address_of(request)}"
+        if not ratelimit.consume(request, action="code_failed_account", key=account, dry_run=True):
+            raise ValidationError(CODES_GUESSED, code="rate_limited")
+        if not (
+            ratelimit.consume(request, action="code_failed_address", dry_run=True)
+            and ratelimit.consume(request, action="code_failed", key=here)
+        ):
+            raise ValidationError(TOO_MANY_CODES, code="rate_limited")
+        code = self.cleaned_data["code"]  # type: ignore[attr-defined]
+        authenticators = Authenticator.objects.filter(user=self.user).exclude(
+            type=Authenticator.Type.WEBAUTHN  # a passkey has no code to type
+        )
+        for authenticator in authenticators:
+            if authenticator.wrap().validate_code(code):
+                authenticator.user = self.user
+                self.authenticator = authenticator
+                ratelimit.clear(request, action="code_failed", key=here)
+                return code
+        ratelimit.consume(request, action="code_failed_account", key=account)
+        ratelimit.consume(request, action="code_failed_address")
+        main = max(authenticators, key=lambda a: a.type == Authenticator.Type.TOTP, default=None)
+        if main is not None:  # allauth's signal, for the app's authenticator as allauth sends it
+            self._emit_authentication_failed(main)  # type: ignore[attr-defined]
+        raise get_adapter().validation_error("incorrect_code")
 
 
 class AuthenticateForm(_CodeGuesses, mfa_forms.AuthenticateForm):

@@ -196,13 +196,18 @@ ACCOUNT_RATE_LIMITS = {
     "password_wrong": "5/5m/user,20/d/user",
     "manage_email": "10/m/user",
     "confirm_email": "1/3m/key",
+    # Wrong two-factor codes (accounts/twofactor.py), as wrong passwords: per account and IP,
+    # from every IP together (a ceiling no single IP reaches), and per IP, every account together.
+    "code_failed": "5/5m/key,10/h/key",
+    "code_failed_account": "30/h/key",
+    "code_failed_address": "10/m/ip",
 }
 
 # Two-factor (allauth.mfa, accounts/twofactor.py), offered on the settings page: an authenticator
 # app (TOTP, 6 digits every 30 s) with ten recovery codes, and passkeys, which log in alone too
 # (the login page's button; WebAuthn asks the device for its PIN or fingerprint). Asked after the
-# password at login; before a sensitive change it is asked instead of the password. A wrong code
-# counts against the account as a wrong password does ("login_failed" above, per player).
+# password at login; before a sensitive change it is asked instead of the password. Wrong codes
+# are limited as wrong passwords are ("code_failed" above).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = "Three Thirteen"

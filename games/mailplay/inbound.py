@@ -49,7 +49,7 @@ AUTOMATIC_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)[
 QUOTE_START = re.compile(r"^[ \t]*>", re.M)
 HTML_QUOTE_START = re.compile(r"<blockquote", re.I)
 # Characters no move is written with and no text column may hold (PostgreSQL refuses NUL): a mail
-# with them is refused for good and answered, and kept without them.
+# with them in its text or its Subject is refused for good and answered, and kept without them.
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -174,7 +174,8 @@ def _receive(
         try:
             text = reply_text(message, user.language or "en")
             row.command = kept(text)[:COMMAND_MAX_CHARACTERS]
-            if CONTROL_CHARACTERS.search(text):
+            subject = str(message.get("Subject", "") or "")
+            if CONTROL_CHARACTERS.search(text) or CONTROL_CHARACTERS.search(subject):
                 raise CommandError(
                     _("This mail holds characters no move is written with: write your move again.")
                 )

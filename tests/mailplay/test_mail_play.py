@@ -356,3 +356,26 @@ def test_a_nul_byte_is_refused_for_good_answered_and_kept_without_it(duel, mailo
     assert "\x00" not in row.command and row.command.startswith("stock")
     assert Game.objects.get(pk=game.pk).version == version
     assert len(mailoutbox) == 1 and "not played" in mailoutbox[0].body
+
+
+def test_a_nul_byte_in_the_subject_is_refused_for_good_as_in_the_body(duel, mailoutbox):
+    """The body's NUL was refused, the Subject's played."""
+    from email import policy
+    from email.parser import BytesParser
+
+    game, by_seat = duel
+    seat, version = to_move(game), game.version
+    card = hand_of(game, seat)[0]
+    raw = (
+        f"From: {by_seat[seat].email}\r\nTo: {turn_of(game)}\r\nSubject: Re: your\x00 turn\r\n"
+        f"Message-ID: <nul-subject@example.org>\r\n\r\nstock, discard {card.face}\r\n"
+    ).encode()
+    message = BytesParser(policy=policy.default).parsebytes(raw)
+    got = inbound_receive(message=message, raw=raw, recipients=[turn_of(game)])
+    send_all("mail_answer")
+    row = got.row
+    row.refresh_from_db()
+    assert row.outcome == "refused" and "characters no move is written with" in row.reason
+    assert Game.objects.get(pk=game.pk).version == version
+    assert len(mailoutbox) == 1 and "not played" in mailoutbox[0].body
+    assert "\x00" not in mailoutbox[0].subject

@@ -1,10 +1,10 @@
-from anymail import urls as anymail_urls
 from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import ImproperlyConfigured
 from django.urls import include, path
 
 from accounts.views import admin_login, admin_password_change, language_set
+from games.mailplay import webhook
 
 # The admin signs in and changes passwords through the site's own pages and their limits.
 admin.site.login = admin_login
@@ -21,13 +21,10 @@ urlpatterns = [
 # /anymail/<provider>/inbound/: only once its basic-auth secret is set (each provider's own
 # signature is checked too, with its key in ANYMAIL), and only the configured provider's inbound
 # URL: the others (their tracking webhooks, providers without their keys or packages) answer 404,
-# not a provider's error.
+# not a provider's error. Mounted without its provider's key, it fails `manage.py check` and
+# answers 503 (games/mailplay/webhook.py).
 if settings.ANYMAIL.get("WEBHOOK_SECRET"):
-    inbound = [
-        pattern
-        for pattern in anymail_urls.urlpatterns
-        if pattern.name == f"{settings.MAIL_PLAY_WEBHOOK_PROVIDER}_inbound_webhook"
-    ]
+    inbound = webhook.inbound_patterns()
     if not inbound:
         raise ImproperlyConfigured(
             f"MAIL_PLAY_WEBHOOK_PROVIDER={settings.MAIL_PLAY_WEBHOOK_PROVIDER!r}: "
@@ -36,5 +33,6 @@ if settings.ANYMAIL.get("WEBHOOK_SECRET"):
     urlpatterns.append(path("anymail/", include((inbound, "anymail"))))
 
 handler400 = "config.errors.bad_request"
+handler429 = "config.errors.too_many_requests"  # allauth's limits answer through it
 handler404 = "config.errors.page_not_found"
 handler500 = "config.errors.server_error"

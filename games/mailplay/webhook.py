@@ -5,15 +5,24 @@ inbound path, as the local SMTP server does (games/mailplay/smtp.py)."""
 
 from __future__ import annotations
 
+import logging
 import re
 from email.utils import getaddresses
+from functools import wraps
 
+from anymail import urls as anymail_urls
+from anymail.exceptions import AnymailConfigurationError
 from anymail.signals import inbound
+from django.conf import settings
+from django.core import checks
 from django.http import HttpResponse
+from django.urls import URLPattern
+from django.utils.datastructures import MultiValueDictKeyError
 from django.utils.translation import gettext as _
 
 from .smtp import MAX_BYTES, receive_bytes
 
+logger = logging.getLogger(__name__)
 # What a provider's post may add to the mail itself: its signature, envelope and fields.
 POST_OVERHEAD_BYTES = 64_000
 
@@ -46,6 +55,61 @@ def sender_failed(message) -> bool:
 
 def connect() -> None:
     inbound.connect(inbound_received, dispatch_uid="games.mailplay.webhook")
+    checks.register(configuration_check)
+
+
+def inbound_patterns() -> list[URLPattern]:
+    """The URL of the configured provider's inbound webhook (config/urls.py mounts it once its
+    basic-auth secret is set), answered as `answered` says; [] for a provider anymail lacks."""
+    name = f"{settings.MAIL_PLAY_WEBHOOK_PROVIDER}_inbound_webhook"
+    return [
+        URLPattern(pattern.pattern, answered(pattern.callback), pattern.default_args, name)
+        for pattern in anymail_urls.urlpatterns
+        if pattern.name == name
+    ]
+
+
+def configuration_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """`manage.py check` fails where the webhook is mounted but its provider cannot take a
+    post (its signing key unset, its package missing), rather than each post answering 503."""
+    if not settings.ANYMAIL.get("WEBHOOK_SECRET"):
+        return []
+    provider = settings.MAIL_PLAY_WEBHOOK_PROVIDER
+    patterns = inbound_patterns()
+    if not patterns:
+        return [checks.Error(f"django-anymail has no inbound webhook {provider!r}.",
+                             hint="Set MAIL_PLAY_WEBHOOK_PROVIDER to one it has.",
+                             id="games.E001")]  # fmt: skip
+    view = patterns[0].callback
+    try:
+        view.view_class(**view.view_initkwargs)
+    except AnymailConfigurationError as missing:
+        return [checks.Error(f"The {provider} inbound webhook is mounted (ANYMAIL_WEBHOOK_SECRET "
+                             f"is set) but cannot take mail: {missing}",
+                             hint="Set the provider's key (docs/playing.md, \"Receiving mail\").",
+                             id="games.E001")]  # fmt: skip
+    return []
+
+
+def answered(view):
+    """The provider's webhook view, answering what it would answer with a 500: its setup
+    incomplete, a 503 saying so (the provider retries, and the mail is played once it is set
+    up; `manage.py check` names it too); a signed post without a field the provider always
+    sends (Mailgun's without its mail), a 400."""
+
+    @wraps(view)
+    def answer(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except AnymailConfigurationError as missing:
+            logger.error("The mail provider's inbound webhook is not configured: %s", missing)
+            reason = "This site's inbound mail webhook is not configured yet: try again later."
+            return HttpResponse(reason, status=503, content_type="text/plain; charset=utf-8")
+        except MultiValueDictKeyError as lacking:
+            reason = f"This post lacks the field {lacking} the provider sends with a mail."
+            return HttpResponse(reason, status=400, content_type="text/plain; charset=utf-8")
+
+    return answer
 
 
 def mail_size_limit(get_response):

@@ -167,3 +167,56 @@ def test_a_pass_changes_nothing(client, webhook):
     header = "Authentication-Results: mx.example.net; spf=pass; dkim=pass header.d=example.org"
     assert post(client, webhook, header + "\r\n" + raw).status_code == 200
     assert InboundMail.objects.get().outcome == "played"
+
+
+def test_a_signed_post_without_its_mail_is_a_400(client, webhook):
+    """Mailgun's MIME post without `body-mime` raised anymail's KeyError: a 500."""
+    timestamp, token = str(int(time.time())), "b" * 50
+    signature = hmac.new(KEY.encode(), f"{timestamp}{token}".encode(), hashlib.sha256).hexdigest()
+    headers = {"HTTP_AUTHORIZATION": "Basic " + base64.b64encode(b"user:secret").decode()}
+    data = {"timestamp": timestamp, "token": token, "signature": signature}
+    response = client.post(webhook, data, **headers)
+    assert response.status_code == 400
+    assert not InboundMail.objects.exists()
+
+
+@pytest.fixture
+def unkeyed_webhook(settings):
+    """The webhook mounted by its secret, its provider's signing key forgotten."""
+    settings.ANYMAIL = {"WEBHOOK_SECRET": "user:secret"}
+    import config.urls
+
+    importlib.reload(config.urls)
+    clear_url_caches()
+    yield
+    settings.ANYMAIL = {}
+    importlib.reload(config.urls)
+    clear_url_caches()
+
+
+def webhook_errors():
+    from django.core import checks
+
+    return [m for m in checks.run_checks() if m.id == "games.E001"]
+
+
+def test_a_webhook_without_its_providers_key_fails_the_check(unkeyed_webhook):
+    [error] = webhook_errors()
+    assert error.level == 40 and "MAILGUN_WEBHOOK_SIGNING_KEY" in error.msg
+
+
+def test_a_configured_webhook_or_none_passes_the_check(settings, webhook):
+    assert webhook_errors() == []
+    settings.ANYMAIL = {}
+    assert webhook_errors() == []
+
+
+@pytest.mark.parametrize("address", ["/anymail/mailgun/inbound/", "/anymail/mailgun/inbound_mime/"])
+def test_a_webhook_without_its_providers_key_answers_503_saying_so(
+    client, unkeyed_webhook, address
+):
+    """It was a 500 on every post: the provider retries a 503 once the key is set."""
+    _game, raw = a_turn()
+    response = post(client, address, raw)
+    assert response.status_code == 503 and "not configured" in response.content.decode()
+    assert not InboundMail.objects.exists()

@@ -131,8 +131,11 @@ http {{
         last = upstreams.split(", ")[-1]
         return next((n.name for n in self.nodes if last in n.addresses), unknown)
 
-    def node_of(self, response: requests.Response) -> str:
-        """The node that served a response through nginx (by the address nginx sent it to)."""
+    def node_of(self, response: requests.Response | None) -> str:
+        """The node that served a response through nginx (by the address nginx sent it to); "?"
+        for a request that got no answer (Site.get's None: refused, or past its timeout)."""
+        if response is None:
+            return "?"
         return self.node_at(response.headers.get("X-Upstream", ""), "?")
 
     def access_log(self) -> list[tuple[str, str, int, str]]:

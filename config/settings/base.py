@@ -338,9 +338,11 @@ MAIL_PLAY_WEBHOOK_PROVIDER = os.environ.get("MAIL_PLAY_WEBHOOK_PROVIDER", "mailg
 MAIL_PLAY_SMTP = os.environ.get("MAIL_PLAY_SMTP", "127.0.0.1:2525")
 
 # Celery: Redis when REDIS_URL is set; otherwise kombu's filesystem transport under var/broker,
-# which needs no server yet still hands tasks to a separate worker process.
+# which needs no server yet still hands tasks to a separate worker process. Ours (config/broker.py)
+# writes each message whole before a reader can see it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 BROKER_DIR = VAR_DIR / "broker"
+CELERY_BROKER_TRANSPORT = None if REDIS_URL else "config.broker:Transport"
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}

@@ -41,6 +41,7 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["ENGINE"] = "tests.postgresql"
 # Without Redis, tasks go to an in-memory broker that no worker reads: tests call them directly.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_TRANSPORT = None  # the URL's: not the embedded default's filesystem transport
 # An idle worker asks Redis for its next task 0.1 s at a time (kombu's default, 1 s): a worker
 # stops only once that wait is over, and some fifty tests start and stop one.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.1}

@@ -169,7 +169,14 @@ def record_with_request_id(*args: Any, **kwargs: Any) -> logging.LogRecord:
     return record
 
 
-STANDARD = set(vars(logging.makeLogRecord({}))) | {"message", "asctime", "request_id"}
+# Not fields of a line: the record's own attributes, and uvicorn's copy of its message with the
+# terminal's colours in it.
+STANDARD = set(vars(logging.makeLogRecord({}))) | {
+    "message",
+    "asctime",
+    "request_id",
+    "color_message",
+}
 
 
 class JsonLines(logging.Formatter):

@@ -490,9 +490,19 @@ LOGGING = {
     },
     "loggers": {
         # `manage.py serve`'s request lines (uvicorn's), without the table's "nothing new" polls
-        # (204), and its own messages.
-        "uvicorn.access": {"handlers": ["server"], "level": "INFO", "propagate": False},
-        "uvicorn.error": {"handlers": ["server"], "level": "INFO", "propagate": False},
+        # (204), and its own messages. With JSON logs each request is the site's own line
+        # (threethirteen.request), so uvicorn's access line is left out (whether or not it was
+        # started with --no-access-log), and its messages are JSON lines like every other.
+        "uvicorn.access": {
+            "handlers": [] if LOG_JSON else ["server"],
+            "level": "WARNING" if LOG_JSON else "INFO",
+            "propagate": False,
+        },
+        "uvicorn.error": {
+            "handlers": ["console" if LOG_JSON else "server"],
+            "level": "INFO",
+            "propagate": False,
+        },
         # aiosmtpd (manage.py mail_server): each SMTP command of each session, senders included.
         "mail.log": {"level": "WARNING"},
         # A line per request and per task: with JSON logs only (the servers log their own).

@@ -33,3 +33,48 @@ def test_a_failure_keeps_its_traceback_inside_its_one_line():
         record = logging.makeLogRecord({"msg": "failed", "exc_info": sys.exc_info()})
     line = json.loads(JsonLines().format(record))
     assert "ValueError: boom" in line["error"] and line["request_id"] == ""
+
+
+STREAMS = ["uvicorn", "config.asgi:application", "--no-access-log"]  # docs/operations.md
+
+
+def test_the_streams_process_writes_only_json_lines(tmp_path):
+    """uvicorn as deployed (docs/operations.md), with LOG_FORMAT=json: its own lines (started,
+    stopping) are JSON too, and each request is the site's one JSON line, not uvicorn's plain
+    access line beside it."""
+    import os
+    import subprocess
+    import sys
+
+    import requests
+
+    from tests.workers import free_port, port_taken, wait_for
+
+    port = free_port()
+    drop = ("REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "LOG_POLLS")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(
+        LOG_FORMAT="json", VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="config.settings.local"
+    )
+    log = tmp_path / "streams.log"
+    with log.open("w") as out:
+        server = subprocess.Popen(
+            [sys.executable, "-m", *STREAMS, "--port", str(port)], env=env, stdout=out,
+            stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            assert wait_for(lambda: port_taken(port), timeout=60)
+            answer = requests.get(f"http://127.0.0.1:{port}/no-such-page/", timeout=30)
+            assert answer.status_code == 404
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    plain = [line for line in lines if not line.startswith("{")]
+    assert plain == []
+    records = [json.loads(line) for line in lines]
+    said = [r for r in records if r["logger"] == "threethirteen.request"]
+    assert [(r["path"], r["status"]) for r in said] == [("/no-such-page/", 404)]
+    assert said[0]["request_id"] == answer.headers["X-Request-ID"]
+    assert any(r["logger"] == "uvicorn.error" for r in records)
+    assert not any("color_message" in r for r in records)  # uvicorn's, with terminal colours

@@ -1,8 +1,8 @@
 """The site's own middleware.
 
-- LoginRefusalMiddleware (first of all): a login posted from an address over its login limits
-  gets a 429 with Retry-After at once, from one cache read (accounts/refusals.py); else it is
-  counted and goes through the stack.
+- LoginRefusalMiddleware (first of all): a login or a sign-up posted from an address over its
+  limits gets a 429 with Retry-After at once, from one cache read (accounts/refusals.py), its
+  page saying how long to wait; else it is counted and goes through the stack.
 - PlayerLocaleMiddleware: a signed-in player sees the site in their language (User.language) and
   times in their zone (User.time_zone, accounts/zones.py); a visitor gets the language Django's
   LocaleMiddleware found (the picker's cookie, else the browser's) and UTC.
@@ -15,6 +15,7 @@
   shows the form and its message.
 """
 
+import functools
 import math
 import time
 
@@ -23,6 +24,7 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from . import refusals, sessions
 from .adapter import AccountAdapter
@@ -34,32 +36,48 @@ from .zones import zone_of
 class LoginRefusalMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.pages: dict[str, str] = {}  # the refusal page, rendered once per language
 
     def __call__(self, request):
-        if request.method != "POST" or request.path != reverse("account_login"):
+        form = self._form(request)
+        if form is None:
             return self.get_response(request)
-        until = refusals.refused_until(request)
+        until = refusals.refused_until(request, form)
         if until is not None:
-            return self.refusal(request, until)
-        refusals.count(request, "login")
+            return self.refusal(request, form, until)
+        refusals.count(request, form)
         return self.get_response(request)
 
-    def refusal(self, request, until: float):
+    @staticmethod
+    def _form(request) -> str | None:
+        if request.method != "POST":
+            return None
+        return {reverse("account_login"): "login", reverse("account_signup"): "signup"}.get(
+            request.path
+        )
+
+    def refusal(self, request, form: str, until: float):
         # No session, no user, no database: the language from the cookie or the browser alone.
         language = translation.get_language_from_request(request)
-        if language not in self.pages:
-            with translation.override(language):
-                message = AccountAdapter.error_messages["too_many_login_attempts"]
-                self.pages[language] = render_to_string(
-                    "accounts/login_refused.html",
-                    {"message": message, "LANGUAGE_CODE": language,
-                     "login_url": reverse("account_login")},
-                )  # fmt: skip
-        response = HttpResponse(self.pages[language], status=429)
-        response["Retry-After"] = str(max(1, math.ceil(until - time.time())))
+        wait = max(1, math.ceil(until - time.time()))
+        response = HttpResponse(_refusal_page(form, language, wait), status=429)
+        response["Retry-After"] = str(wait)
         response["Cache-Control"] = "no-store"
         return response
+
+
+@functools.lru_cache(maxsize=1024)
+def _refusal_page(form: str, language: str, wait: int) -> str:
+    """The page, rendered once for each form, language and wait (a window's seconds at most)."""
+    with translation.override(language):
+        if form == "login":
+            message = AccountAdapter.error_messages["too_many_login_attempts"]
+        else:
+            message = _("Many accounts were made from here in a short while.")
+        return render_to_string(
+            "429.html",
+            {"message": message, "wait": refusals.try_again_in(wait),
+             "again_url": reverse(f"account_{form}")},
+        )  # fmt: skip
 
 
 def session_seen(get_response):

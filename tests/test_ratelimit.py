@@ -1,6 +1,6 @@
 """The site's rate limits (games/ratelimit.py) on moves and invitations, past which a player gets
-a 429 with a clear message and nothing changes; the chat's is in test_chat.py, the logins' and
-sign-ups' (allauth's) in test_accounts.py. Limits lowered here so that a test sends few requests:
+a 429 with a clear message and nothing changes; the chat's is in test_chat.py, the logins' in
+test_accounts.py. Limits lowered here so that a test sends few requests:
 the defaults are in settings.RATE_LIMITS."""
 
 import pytest
@@ -66,8 +66,9 @@ def test_inviting_past_the_limit_is_a_429_that_invites_no_one(client, low_limits
     assert Invitation.objects.filter(invited_by=host).count() == 3
 
 
-def test_signing_up_past_allauths_limit_is_a_429(client):
-    """Sign-ups are allauth's limit (settings.ACCOUNT_RATE_LIMITS): 10 a minute from one IP."""
+def test_signing_up_past_the_limit_is_a_429(client):
+    """Sign-ups are counted per address (settings.SIGNUP_ADDRESS_LIMITS): 10 a minute from one IP
+    (the page it answers with: tests/config/test_errors.py)."""
     signup = reverse("account_signup")
     for n in range(10):
         assert client.post(signup, {"username": f"x{n}"}).status_code == 400  # refused form

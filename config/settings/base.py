@@ -187,7 +187,7 @@ ACCOUNT_RATE_LIMITS = {
     "login": "",  # per address: LOGIN_ADDRESS_LIMITS
     "login_failed": "5/5m/key,10/h/key",
     "login_failed_account": "30/h/key",
-    "signup": "10/m/ip,50/h/ip",
+    "signup": "",  # per address: SIGNUP_ADDRESS_LIMITS
     "reset_password": "10/m/ip,3/m/key,10/d/key",
     "reset_password_from_key": "20/m/ip",
     "change_password": "5/m/user",
@@ -223,6 +223,9 @@ MFA_FORMS = {
 # Logins (count, seconds) per address (accounts/refusals.py): all logins posted, and the wrong
 # passwords among them. Past either, the address's logins are refused before anything runs.
 LOGIN_ADDRESS_LIMITS = {"login": (30, 60), "login_failed": (10, 60)}
+# Sign-ups (count, seconds) per address, counted the same way: every sign-up posted. The page that
+# refuses one says how long is left (allauth's own limit could not say: "signup" above is off).
+SIGNUP_ADDRESS_LIMITS = [(10, 60), (50, 3600)]
 
 # The site's own rate limits (games/ratelimit.py): (count, seconds) per player. A message in a
 # game's chat; a move (draw, discard, go out, sorting the hand) in all games together; an

@@ -104,3 +104,71 @@ def test_an_address_typed_that_only_takes_a_button_press_is_a_page_that_says_so(
     assert 'href="/"' in answer.content.decode()
     htmx = client.get(reverse("practice_start"), HTTP_HX_REQUEST="true")
     assert htmx.status_code == 405 and htmx.content == b""  # htmx shows no page it did not ask for
+
+
+# Every refusal is the site's own page (its header and stylesheet), in the reader's language.
+SITE_PAGE = ('<header class="site-header">', "/static/css/site.css")
+
+
+def site_page_in(response, language: str) -> str:
+    html = response.content.decode()
+    assert all(piece in html for piece in SITE_PAGE), html[:400]
+    assert f'<html lang="{language}">' in html
+    return html
+
+
+def test_signing_up_too_often_is_the_sites_page_in_czech_that_says_how_long_to_wait(clock):
+    """Past the sign-up limit (10 a minute from one address): a 429 that says, in the reader's
+    language (the browser's here, the picker's cookie below), how long to wait, as Retry-After
+    does: the rest of the minute."""
+    browser = Client(HTTP_ACCEPT_LANGUAGE="cs")
+    signup = reverse("account_signup")
+    for n in range(10):
+        assert browser.post(signup, {"username": f"x{n}"}).status_code == 400
+    clock.advance(15)
+    refused = browser.post(signup, {"username": "x10"})
+    assert refused.status_code == 429 and refused["Retry-After"] == "45"
+    html = site_page_in(refused, "cs")
+    assert "Zkuste to znovu za 45 sekund." in html and "Too Many Requests" not in html
+    browser.cookies["django_language"] = "nl"
+    clock.advance(44)
+    assert "Probeer het over 1 seconde opnieuw." in site_page_in(browser.post(signup, {}), "nl")
+    clock.advance(1)
+    assert browser.post(signup, {"username": "x11"}).status_code == 400  # a new minute
+
+
+def test_a_refused_login_says_how_long_to_wait(clock):
+    browser = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for _ in range(30):
+        browser.post(reverse("account_login"), {"login": "nobody", "password": "x"})
+    clock.advance(50)
+    refused = browser.post(reverse("account_login"), {"login": "nobody", "password": "x"})
+    assert refused.status_code == 429 and refused["Retry-After"] == "10"
+    assert "Try again in 10 seconds." in site_page_in(refused, "en")
+
+
+def test_allauths_other_limits_answer_with_the_sites_page_and_the_longest_wait(client):
+    """A limit of allauth's (changing the password: 5 a minute per player) answers through the
+    site's handler429: its page, in the player's language, with the limit's window to wait."""
+    client.force_login(UserFactory(language="hu"))
+    answers = [client.post(reverse("account_change_password"), {}) for _ in range(6)]
+    refused = answers[-1]
+    assert refused.status_code == 429 and refused["Retry-After"] == "60"
+    assert "Próbáld újra 1 perc múlva." in site_page_in(refused, "hu")
+
+
+def test_a_request_refused_as_bad_or_forbidden_is_the_sites_page_in_the_readers_language():
+    browser = Client(HTTP_ACCEPT_LANGUAGE="cs", enforce_csrf_checks=True)
+    csrf = browser.post(reverse("account_login"), {"login": "x", "password": "y"})
+    assert csrf.status_code == 403
+    assert "Too Many Requests" not in site_page_in(csrf, "cs")
+    staff_only = Client(HTTP_ACCEPT_LANGUAGE="cs")
+    staff_only.force_login(UserFactory(language="cs"))
+    forbidden = staff_only.get(reverse("admin:login"))
+    assert forbidden.status_code == 403
+    site_page_in(forbidden, "cs")
+    bad = Client(HTTP_ACCEPT_LANGUAGE="cs").post(
+        "/accounts/login/", "--x\r\nnot a part", content_type="multipart/form-data; boundary="
+    )
+    assert bad.status_code == 400
+    assert "Bad Request" not in site_page_in(bad, "cs")

@@ -80,9 +80,22 @@ def rank_plural(rank: int) -> str:
     return _(RANK_PLURALS[rank])
 
 
-def sort_hand(hand, seat: Seat | None, wild_rank: int) -> list[Card]:
-    """The player's order: by suit, by rank, or their own (new cards at the end). Wilds last."""
-    mode = seat.hand_sort if seat else "suit"
+def hand_sort_mode(seat: Seat | None, round_index: int | None) -> str:
+    """How the seat's hand is shown in round `round_index`: "manual" (the player's own order) in
+    the round it was made in, else the sort the player last chose, "suit" or "rank"."""
+    if seat is None:
+        return "suit"
+    if seat.hand_order_round is not None and seat.hand_order_round == round_index:
+        return "manual"
+    return "rank" if seat.hand_sort == "rank" else "suit"
+
+
+def sort_hand(
+    hand, seat: Seat | None, wild_rank: int, round_index: int | None = None
+) -> list[Card]:
+    """The player's order in round `round_index`: by suit, by rank, or their own in the round
+    they made it (cards new since at the end). Wilds last in a sort."""
+    mode = hand_sort_mode(seat, round_index)
     if mode == "manual" and seat is not None:
         position = {token: i for i, token in enumerate(seat.hand_order)}
         return sorted(hand, key=lambda c: position.get(c.token, len(position)))

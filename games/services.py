@@ -578,16 +578,22 @@ def game_play_on(*, game: Game, end_now: bool, ended_by: User | None = None) -> 
 def seat_set_hand_order(
     *, game_id: int, user: User, sort: str, order: list[str] | None = None
 ) -> Seat:
+    """A sort by suit or by rank holds until the player chooses another; an order of their own
+    (`sort` "manual", the cards in `order`) holds for the round it was made in."""
     if sort not in ("suit", "rank", "manual"):
         raise GameError(_("Sort by suit, by rank, or keep your own order."))
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise NoSuchGame
     seat = seat_of(game, user)
-    seat.hand_sort = sort
-    if order is not None:
-        seat.hand_order = _card_tokens(order[:40])
-    seat.save(update_fields=["hand_sort", "hand_order"])
+    if sort == "manual":
+        tokens = _card_tokens((order or [])[:40])
+        if not tokens:
+            raise GameError(_("Drag cards to arrange your hand"))
+        seat.hand_order, seat.hand_order_round = tokens, game.round_index
+    else:
+        seat.hand_sort, seat.hand_order, seat.hand_order_round = sort, [], None
+    seat.save(update_fields=["hand_sort", "hand_order", "hand_order_round"])
     return seat
 
 

@@ -160,9 +160,12 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
     )
     joined_at = models.DateTimeField(auto_now_add=True)
-    # The player's own card order (tokens), kept between visits; "suit"/"rank" sort or manual.
+    # How the hand is shown: the sort the player last chose ("suit" or "rank"; "manual" is what
+    # versions before games 0025 wrote, read as "suit"), or in the round `hand_order_round` the
+    # player's own order (tokens, from a drag), which a new round's new cards do not keep.
     hand_order = models.JSONField(default=list, blank=True)
     hand_sort = models.CharField(max_length=8, default="suit")
+    hand_order_round = models.PositiveSmallIntegerField(null=True, blank=True)
     # The game version the player last saw: "what the others did since my last visit".
     seen_version = models.PositiveIntegerField(default=0)
     # The game's chat_count the player last saw: the chat's part of "since your last visit".

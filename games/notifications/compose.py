@@ -153,7 +153,7 @@ def turn_links(game: Game, seat: Seat, view) -> list[dict]:
         elif isinstance(action, (Discard, GoOut)):
             plays.setdefault(action.card.token, []).append(action)
     drawn = view.hand[-1].face.lower() if view.phase == "discard" and view.hand else None
-    for card in sort_hand(view.hand or (), seat, view.wild_rank):
+    for card in sort_hand(view.hand or (), seat, view.wild_rank, view.round_index):
         for action in plays.get(card.token, ()):
             label = card_info(action.card, view.wild_rank).label
             kind = "d" if isinstance(action, Discard) else "o"
@@ -186,7 +186,7 @@ def _table_summary(game: Game, seat: Seat) -> dict:
         "round": view.round_index + 1,
         "rounds": view.round_count,
         "wild": rank_plural(wild),
-        "hand": cards_info(sort_hand(view.hand or (), seat, wild), wild),
+        "hand": cards_info(sort_hand(view.hand or (), seat, wild, view.round_index), wild),
         "top_discard": card_info(view.top_discard, wild) if view.top_discard else None,
         "players": [
             {

@@ -18,6 +18,7 @@ from ..presentation import (
     CardInfo,
     card_info,
     cards_info,
+    hand_sort_mode,
     pile_log,
     rank_plural,
     ranking,
@@ -80,8 +81,9 @@ def table(
     can_draw = {"stock": False, "discard": False}
     my_turn = view.my_turn and not over and not (seat and seat.resigned)
     mark = ""
+    sort = hand_sort_mode(seat, view.round_index)
     if view.hand is not None and not over:
-        ordered = sort_hand(view.hand, seat, wild)
+        ordered = sort_hand(view.hand, seat, wild, view.round_index)
         legal = view.legal_actions if my_turn else ()
         sources = {a.source for a in legal if isinstance(a, Draw)}
         can_draw = {source: source in sources for source in ("stock", "discard")}
@@ -90,7 +92,7 @@ def table(
         drawn = view.hand[-1] if view.phase == "discard" and view.my_turn else None
         mark = hand_mark(ordered, my_turn, view.phase if my_turn else "", discardable, go_out,
                          drawn,
-                         view.drawn_from_discard if view.my_turn else None)  # fmt: skip
+                         view.drawn_from_discard if view.my_turn else None, sort)  # fmt: skip
         if not (parts and mark == hand_shown):
             hand = [
                 {"card": card_info(c, wild), "discardable": c.token in discardable,
@@ -115,6 +117,7 @@ def table(
         "over": over,
         "ended_early": over and game.end_reason != Game.EndReason.COMPLETED,
         "me": seat,
+        "hand_sort": sort,
         "players": players,
         "names": names,
         "hand": _hand_marks(hand, view.drawn_from_discard if view.my_turn else None),
@@ -154,14 +157,15 @@ def hand_mark(
     go_out: set[str],
     drawn: Card | None,
     taken: Card | None,
+    sort: str = "suit",
 ) -> str:
     """A short mark of all the hand's section shows (its cards in order, which may go and how,
-    the card just drawn or taken, whose turn, the phase, the language): equal marks, the same
-    section. A page sends the mark of the hand it holds, and a table drawn in parts leaves the
-    hand out when it has not changed."""
+    the card just drawn or taken, whose turn, the phase, the sort chosen, the language): equal
+    marks, the same section. A page sends the mark of the hand it holds, and a table drawn in
+    parts leaves the hand out when it has not changed."""
     shown = (
         [c.token for c in ordered], my_turn, phase, sorted(discardable), sorted(go_out),
-        drawn.token if drawn else None, taken.token if taken else None, get_language(),
+        drawn.token if drawn else None, taken.token if taken else None, sort, get_language(),
     )  # fmt: skip
     return hashlib.blake2b(repr(shown).encode(), digest_size=8).hexdigest()
 

@@ -62,7 +62,9 @@ def _mail_turn_page(request, token, link):
     elif not current:
         context["error"], status = _("This link's turn is over: the game has moved on."), 409
     if current and view.my_turn and link.game.status == Game.Status.ACTIVE:
-        context["hand"] = cards_info(sort_hand(view.hand or (), link.seat, view.wild_rank))
+        context["hand"] = cards_info(
+            sort_hand(view.hand or (), link.seat, view.wild_rank, view.round_index)
+        )
         if view.phase == "discard":
             context["next_links"] = compose.turn_links(link.game, link.seat, view)
     return render(request, "games/mail_turn.html", context, status=status)

@@ -16,6 +16,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from celery.worker import strategy as celery_strategy
 from django.contrib import auth
 from django.utils.functional import SimpleLazyObject
 
@@ -118,6 +119,22 @@ def task_sent(headers: dict | None = None, **kwargs: Any) -> None:
     """before_task_publish: the id of the request (or task) queuing it goes with the task."""
     if headers is not None and REQUEST_ID.get():
         headers["request_id"] = REQUEST_ID.get()
+
+
+def task_strategy(task: Any, app: Any, consumer: Any, **kwargs: Any) -> Callable:
+    """How the worker takes a task's message (Celery's own way, CELERY_TASK_ANNOTATIONS), under
+    the id the task was sent with: Celery logs "Task … received" then, before the task runs (and
+    task_started takes the id up), and that line carries the id as the task's later lines do."""
+    take = celery_strategy.default(task, app, consumer, **kwargs)
+
+    def take_traced(message: Any, *args: Any, **kwargs: Any) -> Any:
+        token = REQUEST_ID.set(str((message.headers or {}).get("request_id") or ""))
+        try:
+            return take(message, *args, **kwargs)
+        finally:
+            REQUEST_ID.reset(token)
+
+    return take_traced
 
 
 _running: dict[str, tuple[Any, float]] = {}

@@ -394,6 +394,9 @@ CELERY_TASK_ROUTES = {
     "games.tasks.bot_move": {"queue": "bots"},
     "games.tasks.game_review": {"queue": "reviews"},
 }
+# The worker takes each task's message under the request id it was sent with, so that its
+# "received" line carries the id as the task's later lines do (games/tracing.py).
+CELERY_TASK_ANNOTATIONS = {"*": {"Strategy": "games.tracing:task_strategy"}}
 CELERY_TASK_ACKS_LATE = True  # a worker killed mid-task loses nothing: the task is redelivered
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

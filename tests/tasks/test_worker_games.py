@@ -186,6 +186,43 @@ def test_a_moves_request_id_follows_it_into_the_task_and_the_mail_it_sent(worker
     assert lines("threethirteen.request")[-1].request_id not in ("", "<script>")
 
 
+@pytest.fixture
+def received_lines(caplog):
+    """Celery's "received" lines, asked for before the worker starts: its strategy reads the
+    logger's level once, when it is made."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="celery.worker.strategy")
+    caplog.set_level(logging.INFO, logger="threethirteen")
+    return caplog
+
+
+def test_the_workers_received_line_carries_the_request_id_as_its_later_lines_do(
+    received_lines, worker
+):
+    """Celery logs "Task … received" as it takes the message, before the task runs: that line
+    too carries the id the task was queued with (games/tracing.py)."""
+    from games.models import Heartbeat
+    from games.tracing import REQUEST_ID
+
+    token = REQUEST_ID.set("queued-by-request-0001")
+    try:
+        queued = tasks.heartbeat.delay("traced")
+    finally:
+        REQUEST_ID.reset(token)
+    assert wait_for(lambda: Heartbeat.objects.filter(name="traced").exists())
+
+    def ids(logger):
+        said = [r for r in received_lines.records if r.name == logger]
+        return [
+            r.request_id for r in said if queued.id in r.getMessage() + getattr(r, "task_id", "")
+        ]
+
+    assert wait_for(lambda: ids("threethirteen.task"))  # the task's own line, once it returns
+    assert ids("threethirteen.task") == ["queued-by-request-0001"]
+    assert ids("celery.worker.strategy") == ["queued-by-request-0001"]
+
+
 def test_a_reminder_is_sent_exactly_once_though_the_sweep_runs_twice(worker):
     alice, bob = UserFactory(), UserFactory()
     game = started_game([alice, bob], time_per_move_days=1)

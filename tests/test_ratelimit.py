@@ -66,6 +66,19 @@ def test_inviting_past_the_limit_is_a_429_that_invites_no_one(client, low_limits
     assert Invitation.objects.filter(invited_by=host).count() == 3
 
 
+def test_a_refusal_says_how_long_to_wait_in_the_players_language(client, low_limits, clock):
+    """How long is left of the window, not "a while", in the player's language."""
+    host = UserFactory(language="cs")
+    client.force_login(host)
+    game = GameFactory(created_by=host, seat_count=4)
+    clock.advance(20 * 60 + 30)
+    for friend in [UserFactory(), UserFactory()]:
+        client.post(reverse("game_invite", args=[game.pk]), {"who": friend.username})
+    refused = client.post(reverse("game_invite", args=[game.pk]), {"who": "nobody"})
+    assert refused.status_code == 429
+    assert "Zkuste to znovu za 40 minut." in refused.content.decode()
+
+
 def test_signing_up_past_the_limit_is_a_429(client):
     """Sign-ups are counted per address (settings.SIGNUP_ADDRESS_LIMITS): 10 a minute from one IP
     (the page it answers with: tests/config/test_errors.py)."""

@@ -89,6 +89,7 @@ urlpatterns = [
     path("games/<id:game_id>/chat/spectators/", chat.chat_spectators, name="chat_spectators"),
     path("games/<id:game_id>/invite-player/", invitations.game_invite, name="game_invite"),
     path("games/<id:game_id>/rematch/", invitations.game_rematch, name="game_rematch"),
+    path("invitations/", invitations.invitations_waiting, name="invitations_waiting"),
     path(
         "invitations/<id:invitation_id>/accept/",
         invitations.invitation_accept,

@@ -123,6 +123,7 @@ ENDPOINTS = {
     "seat_resume": ("405", "login", "405", "404"),
     "invitation_accept": ("405", "login", "405", "404"),  # Carol's invitation
     "invitation_decline": ("405", "login", "405", "404"),
+    "invitations_waiting": ("login", "405", "ok", "405"),  # the dashboard's poll: one's own
     # mail: a junk unsubscribe token; previews for the staff only (or DEBUG)
     "unsubscribe": ("404", "404", "404", "404"),
     "mail_turn": ("404", "404", "404", "404"),  # a turn mail's one-click link: a junk token

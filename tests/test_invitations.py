@@ -2,6 +2,8 @@
 game) or declined (the host sees it), refused with a 4xx when the game cannot take them; and
 rematches, which re-seat the bots and invite the people."""
 
+import re
+
 import pytest
 from django.db import IntegrityError, transaction
 from django.test import Client
@@ -9,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import invitations, services
+from games.competitions import quick
 from games.engine import GameState, Rules
 from games.errors import GameError
 from games.models import Game, Invitation, Notification, Seat
@@ -291,3 +294,52 @@ def test_the_answer_to_an_invitation_claims_no_more_than_is_known(client):
     )
     words = [str(m) for m in answer.context["messages"]]
     assert words == ["If a player has the name “ghost”, they will see your invitation."]
+
+
+def test_a_refused_answer_shows_the_whole_dashboard_with_quick_play_and_the_open_seeks(client):
+    """The dashboard a refusal shows is the home page's: quick play's form with its fields, and
+    the player's open seeks (games/selectors/dashboard.py), not a card of "None."."""
+    host, friend = UserFactory(), UserFactory()
+    game = private_game(host, seat_count=2)
+    invitation = invite(game, host, friend.username)
+    services.game_leave(game_id=game.pk, user=host)  # cancelled: the answer is refused
+    quick.seek_create(player=friend, seats=3, preset="classic", time_per_move_days=3)
+    client.force_login(friend)
+    response = client.post(reverse("invitation_accept", args=[invitation.pk]))
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "This game was cancelled." in html
+    play = section(html, "Quick play")
+    assert 'name="seats"' in play and 'name="preset"' in play and "Find me a game" in play
+    seeks = section(html, "Looking for a game")
+    assert "3 players" in seeks and "None." not in seeks
+
+
+def test_the_dashboard_hears_of_a_rematch_without_a_reload(client):
+    """The dashboard's invitations poll (every 15 s while shown): 204 while nothing changed,
+    the section with the new invitation once a rematch is offered."""
+    alice, bob = UserFactory(), UserFactory(display_name="Bobby")
+    game = started_game([alice, bob])
+    services.game_resign(game_id=game.pk, user=alice)  # finished
+    client.force_login(alice)
+    html = dashboard(client, alice)
+    poll = re.search(r'id="invitations" hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert client.get(poll).status_code == 204  # nothing new: an empty answer
+
+    rematch = invitations.game_rematch(game_id=game.pk, user=bob)
+    answer = client.get(poll)
+    assert answer.status_code == 200
+    part = answer.content.decode()
+    assert part.lstrip().startswith('<section class="card" id="invitations"')
+    assert f"Bobby invites you to game #{rematch.pk}" in part
+    assert reverse("invitation_accept", args=[Invitation.objects.get(game=rematch).pk]) in part
+    # The section it brings polls with the new mark: nothing new again.
+    again = re.search(r'hx-get="([^"]+)"', part).group(1).replace("&amp;", "&")
+    assert client.get(again).status_code == 204
+
+
+def test_the_invitations_poll_of_a_lapsed_session_goes_to_the_login(client):
+    response = client.get(
+        reverse("invitations_waiting"), {"i": "x"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 200 and response["HX-Redirect"].startswith("/accounts/login/")

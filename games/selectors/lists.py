@@ -3,6 +3,7 @@ player. Rows read columns, never a game's state (convention 16), in a fixed numb
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypedDict
@@ -57,10 +58,7 @@ def dashboard(user: User, page: str | None = None) -> dict[str, Any]:
         FINISHED_PER_PAGE,
     ).get_page(page)
     invitations = list(
-        Invitation.objects.filter(
-            invitee=user, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
-        )
-        .exclude(game__seats__user=user)
+        _invitations_waiting(user)
         .select_related("game", "invited_by")
         .only(
             "id", "game_id", "invited_by__username", "invited_by__display_name",
@@ -68,7 +66,6 @@ def dashboard(user: User, page: str | None = None) -> dict[str, Any]:
             *(f"game__{field}" for field in _ROW_GAME_FIELDS),
             "game__time_per_move_days",
         )
-        .order_by("-created_at")
     )  # fmt: skip
     seats = [*current, *finished.object_list]
     players = _players_by_game({s.game_id for s in seats} | {i.game_id for i in invitations})
@@ -88,10 +85,34 @@ def dashboard(user: User, page: str | None = None) -> dict[str, Any]:
             {"invitation": i, "game": i.game, "players": [p.user.name for p in players[i.game_id]]}
             for i in invitations
         ],
+        "invitations_mark": _mark(i.pk for i in invitations),
         "finished": [rows[s.pk] for s in finished.object_list],
         "finished_page": finished,
         "mail_address": verified_email(user),
     }
+
+
+def _invitations_waiting(user: User) -> QuerySet[Invitation]:
+    """The invitations waiting on the player's answer, newest first: to games still open that
+    they have no seat at."""
+    return (
+        Invitation.objects.filter(
+            invitee=user, status=Invitation.Status.PENDING, game__status=Game.Status.OPEN
+        )
+        .exclude(game__seats__user=user)
+        .order_by("-created_at", "-pk")
+    )
+
+
+def invitations_mark(user: User) -> str:
+    """What the dashboard's invitations are, in one short string (one query): the dashboard's
+    poll asks whether it is still what the page shows."""
+    return _mark(_invitations_waiting(user).values_list("pk", flat=True))
+
+
+def _mark(invitation_ids: Iterable[int]) -> str:
+    text = ",".join(str(pk) for pk in invitation_ids)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _players_by_game(game_ids: Iterable[int]) -> dict[int, list[Seat]]:

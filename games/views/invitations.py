@@ -1,17 +1,21 @@
 """Invitations seen from the browser: the host inviting a player, the player accepting or
-declining, and a rematch after a finished game."""
+declining (and their dashboard's poll for new ones), and a rematch after a finished game."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from .. import invitations
 from ..errors import GameError
 from ..ratelimit import rate_limit_consume
 from ..selectors import lists
-from .play import render_game, viewable_game
+from ..selectors.dashboard import dashboard_page
+from .play import render_game, to_login, viewable_game
 
 
 @require_POST
@@ -39,8 +43,22 @@ def game_invite(request, game_id):
 def _dashboard_refusing(request, error: GameError):
     """The dashboard again, with the reason, under the error's 4xx status."""
     messages.error(request, error.message)
-    context = lists.dashboard(request.user, page=request.GET.get("page"))
+    context = dashboard_page(request.user, page=request.GET.get("page"))
     return render(request, "games/dashboard.html", context, status=error.status)
+
+
+@never_cache
+@require_GET
+def invitations_waiting(request):
+    """The dashboard's invitations, for its poll: 204 (nothing to swap) while they are what the
+    page shows (`i`, their mark), else the section anew, so that a rematch or an invitation
+    offered meanwhile shows without a reload."""
+    if not request.user.is_authenticated:  # the session ended while the page was open
+        return to_login(request, reverse("home"))
+    if request.GET.get("i") == lists.invitations_mark(request.user):
+        return HttpResponse(status=204)
+    context = lists.dashboard(request.user)
+    return render(request, "games/dashboard.html#invitations", context)
 
 
 @require_POST

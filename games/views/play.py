@@ -26,7 +26,7 @@ from ..ratings import rating_of
 from ..reviews import review_requested
 from ..selectors import advice, chat, history, lists, reviews, table, viewer
 from ..selectors.competitions import game_competition
-from ..selectors.seeks import seeks_open
+from ..selectors.dashboard import dashboard_page
 
 TABLE_POLL_SECONDS = 5
 BOT_POLL_SECONDS = 1  # an unchanged poll is a 204 from a query or two
@@ -42,8 +42,7 @@ def _count(value: str | None) -> int | None:
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "games/home.html")
-    context = lists.dashboard(request.user, page=request.GET.get("page"))
-    context.update(quick_form=QuickPlayForm(), seeks=seeks_open(request.user))
+    context = dashboard_page(request.user, page=request.GET.get("page"))
     return render(request, "games/dashboard.html", context)
 
 

@@ -76,6 +76,8 @@ def chat_report(*, message: ChatMessage, user: User) -> ChatReport:
     """Flag the message for the staff (once per reader: a second report changes nothing)."""
     if message.author_id == user.pk:
         raise GameError(_("You cannot report your own message."))
+    if message.hidden_at is not None:
+        raise GameError(_("A moderator has hidden this message already."))
     report, _created = ChatReport.objects.get_or_create(message=message, reporter=user)
     return report
 

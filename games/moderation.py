@@ -1,8 +1,10 @@
 """The staff's moderation queue: players report a chat message (games/chat.py) or a player (the
 player page); the staff, with the permission `games.moderate` (not superuser), work through the
 reports grouped by player, and take one measure at a time. Each measure is logged with who took
-it and why, resolves the player's open reports, and is told to the player by mail in their
-language (the outbox). The pages are games/views/moderation.py, outside the admin.
+it and why, resolves the player's open reports (a warning leaves them open, so that another
+measure can follow on the same case; hiding a message resolves that message's), and is told to
+the player by mail in their language (the outbox). The pages are games/views/moderation.py,
+outside the admin.
 
 Measures: dismiss the reports; hide a message (its text is no longer shown to anyone); warn; mute
 in every chat for some days; ask for another name (until the player changes it, others see a
@@ -79,6 +81,14 @@ def player_report(*, reporter: User, player: User, reason: str, note: str = "") 
 
 def open_chat_reports():
     return ChatReport.objects.filter(resolved=False)
+
+
+def has_open_reports(player: User) -> bool:
+    """Whether the player's case is still open: a report of them or of a message of theirs."""
+    return (
+        open_chat_reports().filter(message__author=player).exists()
+        or PlayerReport.objects.filter(player=player, resolved=False).exists()
+    )
 
 
 def queue(*, staff: User) -> list[dict]:
@@ -173,7 +183,8 @@ def act(
     message_id: int | None = None,
 ) -> ModerationAction:
     """Take one measure against `player`: logged, the player's open reports resolved (hiding a
-    message resolves that message's), and the player told by mail (dismissing tells no one)."""
+    message resolves that message's, a warning none: the case stays open for another measure),
+    and the player told by mail (dismissing tells no one)."""
     require_moderator(staff)
     player = User.objects.select_for_update().get(pk=player.pk)
     if kind not in Kind.values:
@@ -202,7 +213,7 @@ def act(
     _apply(action, now)
     if kind == Kind.HIDE:
         ChatReport.objects.filter(message=message, resolved=False).update(resolved=True)
-    else:
+    elif kind != Kind.WARN:
         ChatReport.objects.filter(message__author=player, resolved=False).update(resolved=True)
         PlayerReport.objects.filter(player=player, resolved=False).update(resolved=True)
     if kind != Kind.DISMISS:

@@ -223,6 +223,43 @@ def test_one_cannot_report_ones_own_message_nor_one_from_another_game(client, tr
     assert not ChatReport.objects.exists()
 
 
+THANKS = "Thank you: the moderators will look into it."
+
+
+def report_buttons(page: str, message) -> int:
+    return page.count(f'action="{reverse("chat_report", args=[message.game_id, message.pk])}"')
+
+
+def test_a_report_is_confirmed_and_the_message_marked_reported_for_its_reporter(client, trio):
+    game, host, second, third = trio
+    message = chat.chat_post(game_id=game.pk, user=second, text="you play like a potato")
+    client.force_login(host)
+    report = url("chat_report", game, message.pk)
+    for _twice in range(2):  # a second click is answered too, not silently
+        answer = html(client.post(report, **HTMX))
+        assert THANKS in answer and 'role="status"' in answer
+        assert report_buttons(answer, message) == 0 and "Reported" in answer
+    landed = client.post(report, follow=True)  # without JavaScript: back at the table
+    assert THANKS in html(landed) and report_buttons(html(landed), message) == 0
+    for page in (html(client.get(url("game", game))), html(client.get(url("game_chat", game)))):
+        assert report_buttons(page, message) == 0 and "Reported" in page
+    client.force_login(third)  # the mark is the reporter's own
+    page = html(client.get(url("game", game)))
+    assert report_buttons(page, message) == 1 and "Reported" not in page
+    assert ChatReport.objects.get().reporter == host
+
+
+def test_a_message_hidden_by_a_moderator_offers_no_report(client, trio):
+    game, host, second, _third = trio
+    message = chat.chat_post(game_id=game.pk, user=second, text="you play like a potato")
+    ChatMessage.objects.filter(pk=message.pk).update(hidden_at=message.created_at)
+    client.force_login(host)
+    for page in (html(client.get(url("game", game))), html(client.get(url("game_chat", game)))):
+        assert report_buttons(page, message) == 0
+    assert client.post(url("chat_report", game, message.pk), **HTMX).status_code == 400
+    assert not ChatReport.objects.exists()
+
+
 # -- spectators and strangers ----------------------------------------------------------------
 
 

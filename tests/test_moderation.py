@@ -133,8 +133,10 @@ def test_each_measure_is_logged_resolves_the_reports_and_is_mailed_in_the_player
     action = ModerationAction.objects.get()
     assert (action.player, action.staff, action.kind) == (scene["tom"], scene["staff"], kind)
     assert action.reason == "Insults in the chat."
-    assert not ChatReport.objects.filter(resolved=False).exists()
-    if kind != Kind.HIDE:  # hiding a message settles that message's reports only
+    # A warning leaves the case open for another measure (below); hiding a message settles
+    # that message's reports only.
+    assert ChatReport.objects.filter(resolved=False).exists() == (kind == Kind.WARN)
+    if kind not in (Kind.HIDE, Kind.WARN):
         assert not PlayerReport.objects.filter(resolved=False).exists()
     send_all(Notification.Kind.MODERATION)
     [message] = [m for m in mail.outbox if m.to == [scene["tom"].email]]
@@ -147,6 +149,26 @@ def test_each_measure_is_logged_resolves_the_reports_and_is_mailed_in_the_player
     tom = User.objects.get(pk=scene["tom"].pk)
     if tom.is_active:
         assert browser_of(tom).get(reverse("notices")).status_code == 200
+
+
+def test_after_a_warning_the_case_stays_open_for_another_measure(scene):
+    """A warning leaves the reports open: the moderator is back at the case, where the reported
+    message can still be hidden and another measure taken; the last one closes the case."""
+    staff = browser_of(scene["staff"])
+    case = reverse("moderation_case", args=["tom"])
+    warned = staff.post(case, {"kind": Kind.WARN, "reason": "Mind your words."}, follow=True)
+    assert warned.redirect_chain == [(case, 302)]
+    page = warned.content.decode()
+    assert "Done: Warn." in page and "you play like a potato" in page
+    assert 'value="hide"' in page
+    assert [row["player"] for row in moderation.queue(staff=scene["staff"])] == [scene["tom"]]
+    hidden = measure(scene, Kind.HIDE)
+    assert hidden.status_code == 302 and hidden.url == case  # Tom's report is still open
+    muted = measure(scene, Kind.MUTE)
+    assert muted.status_code == 302 and muted.url == reverse("moderation_queue")
+    kinds = list(ModerationAction.objects.order_by("created_at").values_list("kind", flat=True))
+    assert kinds == [Kind.WARN, Kind.HIDE, Kind.MUTE]
+    assert not moderation.queue(staff=scene["staff"])
 
 
 def test_dismissing_resolves_the_reports_and_tells_no_one(scene):

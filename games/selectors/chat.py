@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.models import User
 from accounts.zones import zoned
 
-from ..models import ChatMessage, Game, Mute, Seat
+from ..models import ChatMessage, ChatReport, Game, Mute, Seat
 from .viewer import can_chat
 
 HIDDEN = _("(hidden by a moderator)")
@@ -30,9 +30,11 @@ def muted_by(user: User) -> QuerySet[Mute, Muted]:
 
 
 def _readable(game: Game, user: User) -> QuerySet[ChatMessage]:
+    """The game's messages the viewer reads, each marked `reported` if the viewer reported it."""
     messages = ChatMessage.objects.filter(game=game)
     if user.is_authenticated:
-        messages = messages.exclude(author__in=muted_by(user))
+        mine = ChatReport.objects.filter(message=OuterRef("pk"), reporter=user)
+        messages = messages.exclude(author__in=muted_by(user)).annotate(reported=Exists(mine))
     return messages.select_related("author").only(
         "seq",
         "text",
@@ -53,6 +55,7 @@ def _line(message: ChatMessage, user: User) -> dict[str, Any]:
         "mine": message.author_id == user.pk,
         "text": str(HIDDEN) if message.hidden_at else message.text,
         "hidden": message.hidden_at is not None,
+        "reported": getattr(message, "reported", False),  # by the viewer
     }
 
 

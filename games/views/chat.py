@@ -3,6 +3,7 @@ muting a player, reporting a message, and the host's switch for spectators. With
 answers the chat's fragment; without, a redirect back to the table (or the page with the
 refusal)."""
 
+from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -30,18 +31,29 @@ def _chat_context(request, game, seat, *, limit, error=None) -> dict:
 
 
 def _answer(
-    request, game, seat, *, error: GameError | None = None, text: str | None = None, posted=False
+    request,
+    game,
+    seat,
+    *,
+    error: GameError | None = None,
+    text: str | None = None,
+    posted=False,
+    done: str | None = None,
 ):
     """After a chat action: the chat fragment (HTMX), or back to the table. A refusal shows on
     the chat page (or in the fragment) with its status; a refused message shows in its form,
     with what was typed (HTMX puts that form in the place of the one on the page). A message
-    `posted` brings a clean form too, so that an earlier refusal does not stay under it."""
+    `posted` brings a clean form too, so that an earlier refusal does not stay under it. What
+    the action `done` says (a report's thanks) shows in the fragment, or on the table."""
     if error is None and not request.htmx:
+        if done:
+            messages.success(request, done)
         return redirect(reverse("game", kwargs={"game_id": game.pk}) + "#chat")
     status = error.status if error else 200
     message = error.message if error else None
     limit = chat_selectors.TABLE_CHAT_MESSAGES if request.htmx else None
     context = _chat_context(request, game, seat, limit=limit, error=message)
+    context["chat_done"] = done
     if text is not None and error is not None:
         # Shown by the form (or, with no chat to show, where the chat would be).
         context.update(chat_error=None if context["chat"] else message, post_error=message)
@@ -70,7 +82,7 @@ def game_chat(request, game_id):
 
 def _chat_action(action):
     """A POST on the chat of a game the player may look at (else 404), running `action(request,
-    game, seat)`, which may refuse with a GameError."""
+    game, seat)`, which may refuse with a GameError, and may say what it did."""
 
     @require_POST
     def view(request, game_id, **kwargs):
@@ -79,12 +91,12 @@ def _chat_action(action):
         game, seat = viewable_game(request, game_id)
         text = request.POST.get("text", "")[:2000] if action is _post else None
         try:
-            action(request, game, seat, **kwargs)
+            done = action(request, game, seat, **kwargs)
         except GameError as error:
             game.refresh_from_db()
             return _answer(request, game, seat, error=error, text=text)
         game.refresh_from_db()
-        return _answer(request, game, seat, posted=action is _post)
+        return _answer(request, game, seat, posted=action is _post, done=done)
 
     return view
 
@@ -117,6 +129,7 @@ def _report(request, game, seat, message_id):
     if message is None:
         raise Http404(_("There is no such message."))
     chat_services.chat_report(message=message, user=request.user)
+    return _("Thank you: the moderators will look into it.")
 
 
 def _spectators(request, game, seat):

@@ -106,6 +106,9 @@ def moderation_case(request, username: str):
                     _("Done: %(measure)s. The measure is logged.")
                     % {"measure": action.get_kind_display()},
                 )
+                # Back to the case while it is open (after a warning, say), else to the queue.
+                if moderation.has_open_reports(player):
+                    return redirect("moderation_case", username=player.username)
                 return redirect("moderation_queue")
     context = {**moderation.case(staff=request.user, player=player), "form": form}
     return render(request, "games/moderation/case.html", context, status=status)

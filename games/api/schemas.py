@@ -5,14 +5,37 @@ a further copy of a card ends in its number ("7H.1", "JK.1")."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field, StrictBool
+
+from accounts.models import BotLevel
+
+from ..engine import BOTS
+from ..models import CHAT_MESSAGE_MAX_LENGTH, MAX_TIMEOUTS_LIMIT, TIME_PER_MOVE_DAYS
+from ..newgame import ROUNDS, VARIANTS
 
 
 def _example(**example):
     return ConfigDict(json_schema_extra={"examples": [example]})
+
+
+def _json_integer(value):
+    """An integer as the schema's JSON Schema has it (3, or 3.0), never true for 1 nor "3" for 3:
+    pydantic's lax int takes both, its strict mode not 3.0, and a Literal ignores strict mode."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if type(value) is not int:
+        raise ValueError("Input should be a valid integer")
+    return value
+
+
+JsonInt = Annotated[int, BeforeValidator(_json_integer)]
+
+
+# A card as the API writes it: rank then suit, a joker JK, a further copy's number after a dot.
+CARD_PATTERN = r"^(?:(?:[2-9]|10|[AJQK])[SHDC]|JK)(?:\.[0-9])?$"
 
 
 class Problem(Schema):
@@ -184,19 +207,26 @@ class ChatLine(Schema):
 
 class ChatIn(Schema):
     model_config = _example(text="Good game!")
-    text: str = Field(max_length=2000)
+    text: str = Field(
+        min_length=1,
+        max_length=CHAT_MESSAGE_MAX_LENGTH,
+        description="One line: line breaks and control characters become spaces, and runs of"
+        " spaces one; a text of nothing else is refused.",
+    )
 
 
 class DrawIn(Schema):
     model_config = _example(version=16, source="stock")
-    version: int = Field(ge=0, description="The game's version as you last saw it.")
+    version: JsonInt = Field(ge=0, description="The game's version as you last saw it.")
     source: Literal["stock", "discard"]
 
 
 class CardIn(Schema):
     model_config = _example(version=17, card="9H")
-    version: int = Field(ge=0)
-    card: str = Field(max_length=8)
+    version: JsonInt = Field(ge=0)
+    card: str = Field(
+        max_length=8, pattern=CARD_PATTERN, description="A card's token: '9H', 'JK.1'."
+    )
 
 
 class JoinIn(Schema):
@@ -210,20 +240,26 @@ class NewGameIn(Schema):
     model_config = _example(
         seat_count=3, seats=["hard", ""], time_per_move_days=3, visibility="private"
     )
-    seat_count: int = Field(ge=2, le=8)
-    seats: list[str] = Field(
+    seat_count: JsonInt = Field(ge=2, le=8)
+    seats: list[Literal[("", *BotLevel.values)]] = Field(
         default_factory=list,
         max_length=7,
-        description="Seats 2, 3, …: a bot level ('easy', 'medium', 'hard', 'random') or '' for"
-        " a person.",
+        description="Seats 2, 3, …: a bot level or '' for a person.",
     )
-    bots: str = Field("", description="A bot level to fill the seats left to people, or ''.")
-    time_per_move_days: int = Field(3, description="0 for no limit; else as the form offers.")
-    max_timeouts: int = 3
+    bots: Literal[("", *BOTS)] = Field(
+        "", description="A bot level to fill the seats left to people, or ''."
+    )
+    time_per_move_days: Annotated[
+        Literal[(0, *TIME_PER_MOVE_DAYS)],
+        BeforeValidator(_json_integer),
+    ] = Field(3, description="0 for no limit; else as the form offers.")
+    max_timeouts: JsonInt = Field(3, ge=1, le=MAX_TIMEOUTS_LIMIT)
     visibility: Literal["listed", "friends", "private"] = "private"
-    rounds: str = "classic"
-    variants: list[str] = Field(default_factory=list, max_length=20, description="Rule switches.")
-    start_when_full: bool = True
+    rounds: Literal[ROUNDS] = "classic"
+    variants: list[Literal[VARIANTS]] = Field(
+        default_factory=list, max_length=20, description="Rule switches."
+    )
+    start_when_full: StrictBool = True
 
 
 class Invitation(Schema):

@@ -105,3 +105,125 @@ def test_a_declined_invitation_is_a_204_without_a_body_or_a_content_type(client)
     answer = Api(client, token_for(guest)).post(f"/invitations/{invitation.pk}/decline")
     assert answer.status_code == 204 and answer.content == b""
     assert "Content-Type" not in answer
+
+
+# The schema says what validation enforces: a body the schema refuses, the API refuses for its
+# shape (422), and a body it takes, the API takes for its shape. These the API refused with a
+# 400 (or took) while its schema said any integer, any string, 0 for a boolean.
+NEW_GAME, CHAT, DISCARD = (
+    "/api/v1/games",
+    "/api/v1/games/{game_id}/chat",
+    "/api/v1/games/{game_id}/discard",
+)
+REFUSED_BY_BOTH = [
+    (NEW_GAME, "start_when_full", 0),
+    (NEW_GAME, "start_when_full", "true"),
+    (NEW_GAME, "time_per_move_days", 4),
+    (NEW_GAME, "time_per_move_days", True),
+    (NEW_GAME, "seat_count", "3"),
+    (NEW_GAME, "max_timeouts", 0),
+    (NEW_GAME, "max_timeouts", 11),
+    (NEW_GAME, "max_timeouts", True),
+    (NEW_GAME, "rounds", "short"),
+    (NEW_GAME, "variants", ["no_such_switch"]),
+    (NEW_GAME, "bots", "genius"),
+    (NEW_GAME, "seats", ["random"]),
+    (CHAT, "text", "x" * 501),
+    (CHAT, "text", ""),
+    (DISCARD, "card", "1H"),
+    (DISCARD, "card", "7H7H"),
+    (DISCARD, "card", "XY"),
+    (DISCARD, "card", "JK.x"),
+    (DISCARD, "card", "7 H"),
+    (DISCARD, "version", True),
+]
+
+
+@pytest.fixture
+def table(client):
+    """A game in play, the token of its player to move, and the walk's operations by path."""
+    from tests.api.helpers import token_for
+    from tests.api.walk import operations
+    from tests.factories import UserFactory, started_game
+
+    game = started_game([UserFactory(), UserFactory()], is_public=False)
+    token = token_for(game.seats.get(index=game.to_move_seat).user)
+    ops = {op.path: op for op in operations() if op.method == "post"}
+    return game, token, ops
+
+
+def _answer(client, table, path, field, value):
+    from tests.api.walk import call
+
+    game, token, ops = table
+    op = ops[path]
+    game.refresh_from_db()
+    body = op.sample(version=game.version)
+    body[field] = value
+    return body, op, call(client, op, {"game_id": game.pk}, token, body)
+
+
+@pytest.mark.parametrize(("path", "field", "value"), REFUSED_BY_BOTH)
+def test_what_validation_refuses_the_schema_refuses(client, table, path, field, value):
+    import jsonschema
+
+    body, op, answer = _answer(client, table, path, field, value)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(body, op.body)
+    assert answer.status_code == 422, (answer.status_code, answer.content[:200])
+
+
+def _choices(node: dict) -> list:
+    if "enum" in node:
+        return node["enum"]
+    for key in ("anyOf", "oneOf"):
+        for option in node.get(key, []):
+            if "enum" in option:
+                return option["enum"]
+    return _choices(node["items"]) if "items" in node else []
+
+
+def test_every_choice_the_schema_offers_for_a_new_game_is_taken(client, table):
+    """Each enum of the new game's body, one value at a time, makes a game."""
+    _game, _token, ops = table
+    fields = ops[NEW_GAME].body["properties"]
+    tried = 0
+    for field, node in fields.items():
+        for choice in _choices(node):
+            value = [choice] if node.get("type") == "array" else choice
+            _body, _op, answer = _answer(client, table, NEW_GAME, field, value)
+            assert answer.status_code == 201, (field, value, answer.content[:200])
+            tried += 1
+    assert {"time_per_move_days", "rounds", "bots", "visibility", "variants"} <= {
+        field for field, node in fields.items() if _choices(node)
+    }
+    assert tried >= 20
+    _body, _op, answer = _answer(client, table, NEW_GAME, "time_per_move_days", 3.0)
+    assert answer.status_code == 201  # an integer, as JSON Schema has it
+
+
+def test_the_chat_takes_as_long_a_text_as_the_schema_says(client, table):
+    _game, _token, ops = table
+    longest = ops[CHAT].body["properties"]["text"]["maxLength"]
+    _body, _op, answer = _answer(client, table, CHAT, "text", "x" * longest)
+    assert answer.status_code == 201, answer.content[:200]
+
+
+def test_every_card_of_every_deck_has_the_schemas_shape_and_every_such_shape_is_a_card(table):
+    import re
+
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from games.engine.cards import Card, make_deck
+
+    _game, _token, ops = table
+    pattern = ops[DISCARD].body["properties"]["card"]["pattern"]
+    for card in make_deck(decks=3, jokers=True):
+        assert re.search(pattern, card.token), card.token
+
+    @given(st.from_regex(pattern, fullmatch=True))
+    def parses(token):
+        Card.from_token(token)
+
+    parses()

@@ -22,7 +22,10 @@ class RoundReview(models.Model):
     decisions = models.JSONField(help_text="the seat's own cards: shown as the review page says")
     judged = models.PositiveSmallIntegerField(help_text="decisions with more than one choice")
     accurate = models.PositiveSmallIntegerField(help_text="of those, within a point of the best")
-    lost = models.FloatField(help_text="expected penalty points given up, summed")
+    lost = models.FloatField(
+        help_text="penalty points given up: the decisions' expected costs summed, at most the "
+        "round's penalty"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from games.engine import Discard, Draw, GameState, GoOut, Rules, get_bot
+from games.engine import Discard, Draw, GameState, GoOut, Rules, arrange, get_bot
 from games.engine.bots.review import ACCURATE_WITHIN, judge, review
 
 
@@ -77,8 +77,9 @@ def test_a_decision_holds_only_the_seat_s_own_hand_and_the_top_discard():
     assert count > 300
 
 
-def test_going_out_is_best_and_not_going_out_costs_the_bonus():
-    """A seat that could go out and threw another card gave up at least the going-out bonus."""
+def test_going_out_is_best_and_passing_it_up_is_never_accurate():
+    """A seat that could go out and threw another card: the hard bot's choice is to go out, and
+    passing it up is not accurate however little it cost in the seat's own points."""
     rules = Rules()
     moves, _end = played(rules, 2, "rv-out", ["medium", "medium"])
     state = GameState.new(rules, 2, "rv-out")
@@ -90,12 +91,76 @@ def test_going_out_is_best_and_not_going_out_costs_the_bonus():
             throws = [a for a in view.legal_actions if isinstance(a, Discard)]
             skipped = judge(view, throws[0])
             assert skipped is not None and isinstance(skipped.best, GoOut)
-            assert skipped.cost >= 2.5 * view.hand_size - 0.01  # the two-player bonus at least
+            assert 0 <= skipped.cost <= kept_penalty(view, throws[0])
+            assert skipped.passed_out and not skipped.accurate
             went = judge(view, outs[0])
-            assert went is not None and went.cost == 0 and went.accurate
+            assert went is not None and went.cost == 0 and went.accurate and not went.passed_out
             found += 1
         state.apply(action)
     assert found >= 5
+
+
+def kept_penalty(view, action) -> float:
+    """The least penalty the seat's hand can hold once `action` is taken (times the round's
+    multiplier): it can keep that to the round's end, drawing from the stock and throwing that
+    card back; so no choice can cost more."""
+    hand, wild, rules = list(view.hand), view.wild_rank, view.rules
+    times = rules.round_multiplier(wild)
+    if isinstance(action, GoOut):
+        return 0
+    if isinstance(action, Discard):
+        hand.remove(action.card)
+        return times * arrange(hand, wild, rules).penalty
+    if action.source == "stock":
+        return times * arrange(hand, wild, rules).penalty
+    top = view.top_discard
+    left = [
+        arrange([*hand[:i], *hand[i + 1 :], top], wild, rules).penalty
+        for i, card in enumerate(hand)
+        if (card.rank, card.suit) != (top.rank, top.suit)
+    ]
+    return times * min(left, default=arrange(hand, wild, rules).penalty)
+
+
+@pytest.mark.parametrize(
+    ("seed", "players", "levels", "rules"),
+    [
+        ("rv-sample", 2, ["medium", "hard"], Rules()),
+        ("rv-bound3", 3, ["random", "easy", "medium"], Rules(jokers=True, double_face_rounds=True)),
+    ],
+)
+def test_no_decision_costs_more_than_the_penalty_its_hand_could_keep(seed, players, levels, rules):
+    """A choice's cost is in the seat's own penalty points: never below 0, never more than the
+    least penalty the hand can hold once it is made (which it can keep to the round's end)."""
+    moves, _end = played(rules, players, seed, levels, rounds=11)
+    views, state = {}, GameState.new(rules, players, seed)
+    for index, (action, _by_bot) in enumerate(moves):
+        views[index] = state.view(action.seat)
+        state.apply(action)
+    reviewed = list(review(rules, players, seed, moves, range(players), range(11)))
+    decisions = [(d, kept_penalty(views[d.action_index], d.chosen)) for r in reviewed
+                 for d in r.decisions]  # fmt: skip
+    assert len(decisions) > 100
+    assert [(d, bound) for d, bound in decisions if not 0 <= d.cost <= bound + 1e-9] == []
+    assert all(d.bound == pytest.approx(bound) for d, bound in decisions)
+
+
+def test_a_rounds_points_given_up_add_up_and_never_pass_its_penalty():
+    """Over a whole game (the medium level's seat beside the hard level's), a round's points
+    given up are its decisions' costs added up, but never more than the penalty the seat ended
+    the round with: no play scores below 0. So the game's are never more than its penalty."""
+    rules = Rules()
+    moves, end = played(rules, 2, "rv-sample", ["medium", "hard"])
+    penalties = [result.penalties[0] for result in end.round_results]
+    reviewed = list(review(rules, 2, "rv-sample", moves, [0], range(rules.round_count)))
+    assert [r.round_index for r in reviewed] == list(range(rules.round_count))
+    for r in reviewed:
+        costs = sum(decision.cost for decision in r.decisions)
+        assert 0 <= r.lost <= penalties[r.round_index], (r.round_index, r.lost)
+        assert r.lost == pytest.approx(min(costs, penalties[r.round_index]))
+        assert r.expected == pytest.approx(costs) and r.penalty == penalties[r.round_index]
+    assert sum(r.lost for r in reviewed) <= sum(penalties)
+    assert any(r.expected > r.penalty for r in reviewed)  # a round the cards made up for
 
 
 def test_a_forced_choice_is_not_judged():

@@ -77,15 +77,21 @@ class Outlook:
 
     def after_draw(self, hand: Sequence[Card]) -> float:
         """P1: the expected least penalty after one stock draw and the best discard (a draw
-        that goes out counts -out_bonus). A card that cannot meld with the hand (no wild in
-        play beyond one, no card of its rank or within two of it in its suit) is priced without
-        the solver: it is thrown back, or kept in place of the hand's best discard (exact: a
-        test checks it against the solver)."""
+        that goes out counts -out_bonus)."""
+        penalty, going_out = self.draw_parts(hand)
+        return penalty - self.out_bonus * going_out
+
+    def draw_parts(self, hand: Sequence[Card]) -> tuple[float, float]:
+        """The next stock draw, in two parts: the expected least penalty after it and the best
+        discard (going out counts 0), and the chance that it lets the hand go out. A card that
+        cannot meld with the hand (no wild in play beyond one, no card of its rank or within two
+        of it in its suit) is priced without the solver: it is thrown back, or kept in place of
+        the hand's best discard (exact: a test checks it against the solver)."""
         rules, wild = self.rules, self.wild
         now = least_penalty(hand, wild, rules)
         wilds = sum(rules.is_wild(card, wild) for card in hand)
         shed = None  # the least penalty the hand leaves without its best discard
-        expected = 0.0
+        expected = going_out = 0.0
         for card, p in self.odds:
             if wilds <= 1 and not meets(card, hand, wild, rules):
                 if shed is None:
@@ -93,8 +99,9 @@ class Outlook:
                 best = min(now, shed + rules.penalty(card, wild))
             else:
                 best = min(cached_discard_options((*hand, card), wild, rules).values())
-            expected += p * (best if best else -self.out_bonus)
-        return expected
+            expected += p * best
+            going_out += 0.0 if best else p
+        return expected, going_out
 
     def parts(self, hand: Sequence[Card]) -> tuple[int, float]:
         """(P0, P1) of a hand, remembered for this decision."""

@@ -1,36 +1,48 @@
 """A game's review: each of a seat's decisions set beside the hard level's choice from the same
-view, with what it cost in expected penalty points.
+view, with what it was expected to cost in the seat's own penalty points.
 
 A decision is a draw (the stock or the top discard) or a throw (a discard, or going out with
-it). Every option is priced on the hard level's scale (outlook.py): a hand's value is the
-penalty it expects after its next stock draw and best discard, and going out is worth
-`-out_bonus` (going out ends the round on the others; hard always goes out), and not going out
-when it could, no better than a penalty of 0. A draw from the
-stock is worth what the hand is worth less the gain a draw is expected to bring; taking the top
-discard, what the best hand it makes is worth after the best throw of another face. In a
-round's last turns (someone went out) only the penalty a seat is left with counts: a throw is
-worth the least penalty of the rest, a draw its exact expectation over the unseen cards.
+it). Every option is valued as the hard level values it (outlook.py): by the penalty the hand
+can expect after its next stock draw and best discard. A draw from the stock is worth what the
+hand is worth less the gain a draw is expected to bring; taking the top discard, what the best
+hand it makes is worth after the best throw of another face. In a round's last turns (someone
+went out) the penalty left is exact: a throw is worth the least penalty of the rest, a draw its
+exact expectation over the unseen cards.
 
-The cost of a choice is its value less the best option's value (never below 0): "taking the 7
-of hearts cost about 4 points". A choice with one legal option is forced and not judged. Like a
-bot, the review reads only the seat's `PlayerView` at each decision, so it knows nothing the
-player did not; and like the hard bot it weighs only the CANDIDATES best throws by penalty left
-(plus the one chosen). Deterministic: no random stream is used."""
+The hard bot's choice is the best option on the hard level's own scale, where going out (and a
+draw that may go out) is also worth a bonus: the round ends on the others, who keep what they
+hold. The hard level plays it in nearly all of its decisions (docs/bots.md). The price is in
+the seat's own points, without that bonus, which is no penalty of the seat's: each option is
+worth the penalty the seat can expect, at least 0 (no round costs less) and at most the least
+penalty the hand can hold once it is taken (`bound`: the hand can keep that to the round's end,
+drawing from the stock and throwing that card back), times the round's multiplier. The cost of
+a choice is its worth less the hard bot's choice's (never below 0), so never more than its
+bound. A round's points given up (`lost`) are its decisions' costs added up (`expected`), but
+never more than the penalty the seat ended the round with: no play scores below 0, and what
+the choices were expected to cost beyond that, the cards made up for.
+
+Passing up going out (before the round's last turns) is never accurate, whatever it cost in the
+seat's own points: going out ends the round on the others. A choice with one legal option is
+forced and not judged. Like a bot, the review reads only the seat's `PlayerView` at each
+decision, so it knows nothing the player did not; and like the hard bot it weighs only the
+CANDIDATES best throws by penalty left (plus the one chosen). Deterministic: no random stream
+is used."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..actions import Action, Discard, Draw, GoOut
 from ..cards import Card
 from ..rules import Rules
+from ..solver_memo import cached_discard_options
 from ..state import GameState
 from ..view import PlayerView
 from .base import discard_order, face, hand_of, least_penalty, top_of
 from .hard import draw_values, last_draw_values, shortlist, without
-from .knowledge import knowledge_of
+from .knowledge import Knowledge, knowledge_of
 from .outlook import Outlook
 
 ACCURATE_WITHIN = 1.0  # a decision within this many points of the best counts as accurate
@@ -44,13 +56,15 @@ class Decision:
     round_index: int
     chosen: Action
     best: Action
-    cost: float  # expected penalty points the choice gave up against the best (>= 0)
+    cost: float  # the seat's expected penalty points the choice gave up against the best (>= 0)
+    bound: float  # the most it could cost: the least penalty the hand can keep after the choice
+    passed_out: bool  # it could have gone out (before the round's last turns) and did not
     hand: tuple[Card, ...]  # the seat's own hand when it chose
     top: Card | None  # the top discard it was offered (a draw)
 
     @property
     def accurate(self) -> bool:
-        return self.cost < ACCURATE_WITHIN
+        return self.cost < ACCURATE_WITHIN and not self.passed_out
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +72,8 @@ class Decision:
             "chosen": self.chosen.to_dict(),
             "best": self.best.to_dict(),
             "cost": round(self.cost, 1),
+            "bound": round(self.bound, 1),
+            "out": self.passed_out,
             "hand": [card.token for card in self.hand],
             "top": self.top.token if self.top else None,
         }
@@ -65,42 +81,56 @@ class Decision:
 
 @dataclass(frozen=True, slots=True)
 class RoundReview:
-    """A seat's judged decisions in one round, once the round has ended."""
+    """A seat's judged decisions in one round, once the round has ended, and its penalty."""
 
     seat: int
     round_index: int
     decisions: tuple[Decision, ...]
+    penalty: int  # what the seat scored in the round
 
     @property
     def accurate(self) -> int:
         return sum(decision.accurate for decision in self.decisions)
 
     @property
-    def lost(self) -> float:
+    def expected(self) -> float:
+        """What the choices were expected to cost: their costs added up."""
         return sum(decision.cost for decision in self.decisions)
+
+    @property
+    def lost(self) -> float:
+        """The points given up: the expected cost, at most the penalty the round ended with."""
+        return min(self.expected, float(self.penalty))
 
 
 def judge(view: PlayerView, chosen: Action) -> Decision | None:
-    """`chosen` (legal in `view`, the seat's view when it chose) beside the best option; None
-    for a forced choice."""
+    """`chosen` (legal in `view`, the seat's view when it chose) beside the hard level's
+    choice; None for a forced choice."""
     legal = view.legal_actions
     if len(legal) < 2 or chosen not in legal:
         return None
-    if view.phase == "draw":
-        values = _draw_values(view)
-        top = top_of(view)
-    else:
-        values = _throw_values(view, chosen)
-        top = None
-    best = min(values, key=lambda action: (values[action], _order(action, view)))
+    pricer = _draw_values if view.phase == "draw" else _throw_values
+    outlook = None if view.last_turns else _Outlook(view, knowledge_of(view))
+    hard, bounds = pricer(view, chosen, outlook)
+    if outlook is not None:
+        outlook.own = True
+    own, _bounds = pricer(view, chosen, outlook)
+    times = view.rules.round_multiplier(view.wild_rank)
+    worth = {a: times * min(max(0.0, v), bounds[a]) for a, v in own.items()}
+    best = min(hard, key=lambda action: (hard[action], _order(action, view)))
+    priced = _priced(chosen, worth)
     return Decision(
         action_index=-1,
         round_index=view.round_index,
         chosen=chosen,
         best=best,
-        cost=max(0.0, values[_priced(chosen, values)] - values[best]),
+        cost=max(0.0, worth[priced] - worth[best]),
+        bound=times * bounds[priced],
+        passed_out=isinstance(best, GoOut)
+        and not isinstance(chosen, GoOut)
+        and not view.last_turns,
         hand=hand_of(view),
-        top=top,
+        top=top_of(view) if view.phase == "draw" else None,
     )
 
 
@@ -127,8 +157,9 @@ def review(
                 judged[action.seat].append(replace(decision, action_index=index))
         record = state.apply(action)
         if record.round_ended and round_index in rounds:
+            penalties = state.round_results[-1].penalties
             for seat in sorted(seats):
-                yield RoundReview(seat, round_index, tuple(judged[seat]))
+                yield RoundReview(seat, round_index, tuple(judged[seat]), penalties[seat])
                 judged[seat] = []
 
 
@@ -149,28 +180,66 @@ def _priced(chosen: Action, values: dict[Action, float]) -> Action:
     return next(a for a in values if isinstance(a, Discard) and face(a.card) == face(chosen.card))
 
 
-def _draw_values(view: PlayerView) -> dict[Action, float]:
-    """The stock and the top discard on the outlook's scale, as the hard level draws; in the
-    round's last turns, the penalty left, exactly. A top discard of which only its own face
-    could go would be thrown back: worth the stock's value, or the hand's penalty now."""
+class _Outlook(Outlook):
+    """The hard level's outlook on two scales from one pass over the next draw: its own (a draw
+    that goes out is worth the going-out bonus), to choose as it does, and with `own` set the
+    seat's own penalty points (going out counts 0), to price."""
+
+    __slots__ = ("_drawn", "own")
+
+    def __init__(self, view: PlayerView, knowledge: Knowledge):
+        super().__init__(view, knowledge)
+        self._drawn: dict[tuple[tuple[int, str], ...], tuple[int, float, float]] = {}
+        self.own = False
+
+    def parts(self, hand: Sequence[Card]) -> tuple[int, float]:
+        key = tuple(sorted(face(card) for card in hand))
+        found = self._drawn.get(key)
+        if found is None:
+            now = least_penalty(hand, self.wild, self.rules)
+            after, going_out = self.draw_parts(hand) if self.odds and hand else (now, 0.0)
+            found = self._drawn[key] = (now, after, going_out)
+        now, after, going_out = found
+        return now, after - (0.0 if self.own else self.out_bonus * going_out)
+
+
+Priced = tuple[dict[Action, float], dict[Action, float]]  # each option's value, and its bound
+
+
+def _draw_values(view: PlayerView, _chosen: Action, outlook: _Outlook | None) -> Priced:
+    """The stock and the top discard on the outlook's scale, as the hard level draws (no
+    outlook: the round's last turns, the penalty left, exactly). A top discard of which only its
+    own face could go would be thrown back: worth the stock's value, or the hand's penalty now.
+    Bounds: the hand's penalty now (the stock's card can go straight back), and the least that
+    taking the top and throwing another face leaves."""
     seat = view.seat
     assert seat is not None, "a seat's own view"
+    hand, top, wild, rules = hand_of(view), top_of(view), view.wild_rank, view.rules
+    now = float(least_penalty(hand, wild, rules))
+    options = cached_discard_options((*hand, top), wild, rules)
+    kept = [left for card, left in options.items() if face(card) != face(top)]
     stock: float
     take: float | None
-    if view.last_turns:
-        now = float(least_penalty(hand_of(view), view.wild_rank, view.rules))
+    if outlook is None:
         exact_stock, take = last_draw_values(view)
         stock = now if exact_stock is None else exact_stock
         take = now if take is None else take
     else:
-        stock, take = draw_values(view, Outlook(view, knowledge_of(view)))
+        stock, take = draw_values(view, outlook)
         take = stock if take is None else take
     values = {Draw(seat, "stock"): stock, Draw(seat, "discard"): take}
-    return {action: value for action, value in values.items() if action in view.legal_actions}
+    bounds = {Draw(seat, "stock"): now, Draw(seat, "discard"): float(min(kept, default=now))}
+    legal = view.legal_actions
+    return (
+        {action: value for action, value in values.items() if action in legal},
+        {action: bound for action, bound in bounds.items() if action in legal},
+    )
 
 
-def _throw_values(view: PlayerView, chosen: Action) -> dict[Action, float]:
-    """Going out and the CANDIDATES best discards (distinct faces; and the chosen card)."""
+def _throw_values(view: PlayerView, chosen: Action, outlook: _Outlook | None) -> Priced:
+    """Going out and the CANDIDATES best discards (distinct faces; and the chosen card), each
+    bounded by the penalty the rest of the hand holds. On the hard level's scale going out is
+    worth -out_bonus, and a throw that does not go out when it could no better than 0."""
     rules, wild, hand = view.rules, view.wild_rank, list(hand_of(view))
     legal = view.legal_actions
     go_outs = [action for action in legal if isinstance(action, GoOut)]
@@ -180,24 +249,14 @@ def _throw_values(view: PlayerView, chosen: Action) -> dict[Action, float]:
     candidates = [card for _left, card in shortlist(ranked)]
     if isinstance(chosen, Discard) and face(chosen.card) not in {face(c) for c in candidates}:
         candidates.append(chosen.card)
-    if view.last_turns:
-
-        def worth(card: Card) -> float:
-            return float(least_penalty(without(hand, card), wild, rules))
-
-        out = 0.0
-    else:
-        outlook = Outlook(view, knowledge_of(view))
-
-        def worth(card: Card) -> float:
-            return outlook.value(without(hand, card))
-
-        out = -outlook.out_bonus
-    values: dict[Action, float] = {action: out for action in go_outs}
-    # A seat that could go out and does not gives up the bonus for sure: its throw is worth no
-    # better than a penalty of 0 (in last turns the least penalty is that already).
+    out = 0.0 if outlook is None or outlook.own else -outlook.out_bonus
     floor = 0.0 if go_outs else float("-inf")
+    values: dict[Action, float] = {action: out for action in go_outs}
+    bounds: dict[Action, float] = {action: 0.0 for action in go_outs}
     by_face = {face(action.card): action for action in discards}
     for card in candidates:
-        values[by_face[face(card)]] = max(floor, worth(card))
-    return values
+        action, rest = by_face[face(card)], without(hand, card)
+        left = float(least_penalty(rest, wild, rules))
+        values[action] = max(floor, left if outlook is None else outlook.value(rest))
+        bounds[action] = left
+    return values, bounds

@@ -59,15 +59,17 @@ class LoginRefusalMiddleware:
         # No session, no user, no database: the language from the cookie or the browser alone.
         language = translation.get_language_from_request(request)
         wait = max(1, math.ceil(until - time.time()))
-        response = HttpResponse(_refusal_page(form, language, wait), status=429)
+        with translation.override(language):
+            sentence = refusals.try_again_in(wait)
+        response = HttpResponse(_refusal_page(form, language, sentence), status=429)
         response["Retry-After"] = str(wait)
         response["Cache-Control"] = "no-store"
         return response
 
 
-@functools.lru_cache(maxsize=1024)
-def _refusal_page(form: str, language: str, wait: int) -> str:
-    """The page, rendered once for each form, language and wait (a window's seconds at most)."""
+@functools.lru_cache(maxsize=2048)
+def _refusal_page(form: str, language: str, wait: str) -> str:
+    """The page, rendered once for each form, language and wait as said (a few hundred)."""
     with translation.override(language):
         if form == "login":
             message = AccountAdapter.error_messages["too_many_login_attempts"]
@@ -75,9 +77,8 @@ def _refusal_page(form: str, language: str, wait: int) -> str:
             message = _("Many accounts were made from here in a short while.")
         return render_to_string(
             "429.html",
-            {"message": message, "wait": refusals.try_again_in(wait),
-             "again_url": reverse(f"account_{form}")},
-        )  # fmt: skip
+            {"message": message, "wait": wait, "again_url": reverse(f"account_{form}")},
+        )
 
 
 def session_seen(get_response):

@@ -4,7 +4,7 @@ Redis after the commit; a stream (server-sent events) passes it to every open ta
 which then asks for what changed as its poll would (and gets only what its viewer may see). The
 event itself carries nothing but the game's version, a time stamp, and whether it was the chat or
 the game's end (else a table that shows that version already asks for nothing). Without Redis
-(the embedded default), or with Redis down, a stream looks at the game's row twice a second.
+(the embedded default), or with Redis down, a stream looks at the game's row five times a second.
 
 A stream needs an ASGI server (uvicorn: `manage.py serve`, and in production one uvicorn process
 beside the pages' WSGI workers, docs/operations.md), where it costs a coroutine, not a worker;
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 STREAM_SECONDS = 300  # then the browser reconnects (EventSource does by itself)
 KEEP_ALIVE_SECONDS = 15  # a comment line, so that proxies keep the connection open
 RETRY_MILLISECONDS = 2000
-DB_LOOK_SECONDS = 0.5  # without Redis
+DB_LOOK_SECONDS = 0.2  # without Redis: a look is one row by its key
 
 
 def channel(game_id: int) -> str:
@@ -192,7 +192,7 @@ async def _redis_changes(game_id: int) -> AsyncIterator[dict | None]:
 
 
 async def _row_changes(game_id: int) -> AsyncIterator[dict | None]:
-    """Without Redis: the game's row twice a second; an event when it moved (version, chat,
+    """Without Redis: the game's row five times a second; an event when it moved (version, chat,
     status)."""
     fields = ("version", "chat_count", "status")
     seen = None

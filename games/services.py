@@ -55,7 +55,7 @@ from .notifications.outbox import (
     seat_news_queue,
     your_turn_queue,
 )
-from .notifications.presence import presence_due
+from .notifications.presence import is_watching, presence_due
 from .oncommit import enqueue_on_commit
 from .ratings import game_rate
 from .results import SEAT_RESULT_FIELDS, round_scores, seats_rank
@@ -530,12 +530,21 @@ def game_queue_next(*, game: Game) -> None:
     seat = seat_at(game, game.to_move_seat)
     if bot_kind_of(seat) is not None:
         enqueue_on_commit(
-            "games.tasks.bot_move",
-            (game.pk, game.version),
-            countdown=settings.BOT_MOVE_DELAY_SECONDS,
+            "games.tasks.bot_move", (game.pk, game.version), countdown=bot_move_delay(game=game)
         )
     elif game.turn_version == game.version:
         your_turn_queue(game=game, seat=seat)
+
+
+def bot_move_delay(*, game: Game, now: datetime | None = None) -> float:
+    """The seconds a bot waits before its next action: a brief pause when a player has the table
+    open (presence), so that their eye follows the bot's draw, then its discard; else
+    BOT_MOVE_DELAY_SECONDS, at correspondence pace, when nobody waits on it. Being watched
+    never makes a bot slower."""
+    now = now or timezone.now()
+    if any(is_watching(seat, now) for seat in game.seats.all()):
+        return min(settings.BOT_MOVE_DELAY_WATCHED_SECONDS, settings.BOT_MOVE_DELAY_SECONDS)
+    return settings.BOT_MOVE_DELAY_SECONDS
 
 
 # -- other writes ----------------------------------------------------------------------------

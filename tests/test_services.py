@@ -1,6 +1,8 @@
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games import services
 from games.engine import GameState, Rules
@@ -262,3 +264,35 @@ def test_create_seated_starts_at_once_and_tells_everyone_seated(django_capture_o
     }
     with pytest.raises(GameError, match="only one seat"):
         services.game_create_seated(players=[ann, ann], rules=Rules(), time_per_move_days=None)
+
+
+@pytest.mark.parametrize(
+    ("seen_ago", "delay"),
+    [(timedelta(seconds=5), 0.25), (timedelta(minutes=5), 1.5), (None, 1.5)],
+    ids=["at the table", "away", "never looked"],
+)
+def test_a_bot_answers_after_a_brief_pause_while_its_opponent_is_at_the_table(
+    monkeypatch, settings, seen_ago, delay
+):
+    """Watched (the player's table open within PRESENCE_SECONDS), each of the bot's actions
+    waits BOT_MOVE_DELAY_WATCHED_SECONDS; at correspondence pace, BOT_MOVE_DELAY_SECONDS."""
+    settings.BOT_MOVE_DELAY_SECONDS, settings.BOT_MOVE_DELAY_WATCHED_SECONDS = 1.5, 0.25
+    queued = []
+    monkeypatch.setattr(
+        services,
+        "enqueue_on_commit",
+        lambda name, args, countdown=None: queued.append((name, countdown)),
+    )
+    player = UserFactory()
+    game = services.game_create(
+        creator=player, rules=Rules(), seat_count=2, is_public=False, bot_kind="easy"
+    )
+    play_on(game, until=lambda game: game.to_move_seat == 0)  # the player's turn begins
+    seen_at = None if seen_ago is None else timezone.now() - seen_ago
+    Seat.objects.filter(game=game, user=player).update(last_seen_at=seen_at)
+    queued.clear()
+    play_one(game, {0: player})  # the draw
+    play_one(game, {0: player})  # the discard (or going out): the bot's turn
+    services.bot_play_turn(game_id=game.pk, version=game.version)  # its draw
+    bot_moves = [countdown for name, countdown in queued if name == "games.tasks.bot_move"]
+    assert bot_moves == [delay, delay]

@@ -232,8 +232,9 @@ SIGNUP_ADDRESS_LIMITS = [(10, 60), (50, 3600)]
 # The site's own rate limits (games/ratelimit.py): (count, seconds) per player. A message in a
 # game's chat; a move (draw, discard, go out, sorting the hand) in all games together; an
 # invitation (by name, email, or to a friend). Far above what a person sends; they stop a script.
-# Moves: the quickest player against one bot (which waits BOT_MOVE_DELAY_SECONDS, 1.5 s) draws,
-# sorts and discards about every 2.5 s, some 70 a minute; twice a second is no one's pace.
+# Moves: the quickest player against one bot (which answers in about a second while they are at
+# the table) draws, sorts and discards about every 2 s, some 90 a minute; twice a second is no
+# one's pace.
 # Quick play is closed to a player who abandoned more than this percent of their games ended
 # (dropped after running out of time again and again; games/competitions/records.py), once five
 # games have ended. Empty: no limit.
@@ -358,8 +359,14 @@ else:
         "data_folder_out": str(BROKER_DIR / "queue"),
         "control_folder": str(BROKER_DIR / "control"),
         "store_processed": False,
-        "polling_interval": 0.5,
+        # An idle worker looks at the folder ten times a second (a listing of a few files): a
+        # bot's action waits for that look, as well as for its own brief pause.
+        "polling_interval": 0.1,
     }
+    # This transport's worker holds a task's countdown in a timer thread that sleeps up to this
+    # long between looks (Celery's default, 1 s, came on top of each bot's pause); with Redis the
+    # worker's event loop wakes for it at once.
+    CELERY_WORKER_TIMER_PRECISION = 0.1
 
 
 def redis_cache(url: str) -> dict:
@@ -411,8 +418,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
 # /healthz answers 503 when the worker's heartbeat (every 30 s) is older than this: four beats.
 WORKER_STALE_SECONDS = int(os.environ.get("WORKER_STALE_SECONDS", "120"))
-# Bots wait a moment before moving, so their play reads like a turn, not a flash.
+# Bots wait a moment before each action (a draw, then a discard), so their play reads like a
+# turn, not a flash: at correspondence pace this long; while a player has the table open
+# (presence, PRESENCE_SECONDS) only a glance's pause, so that they are not kept waiting
+# (games/services.py, bot_move_delay; docs/benchmarks.md, "A bot's answer").
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "1.5"))
+BOT_MOVE_DELAY_WATCHED_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_WATCHED_SECONDS", "0.25"))
 # A cap on the hard bot's time per move, in the worker (never in a web request). Its move is a
 # bounded amount of work (at most seven hands valued, 96 sampled hands read), milliseconds to a
 # few hundred, so the cap is seldom reached; when it is, with BOT_HARD_TIME_CAP on, the move keeps

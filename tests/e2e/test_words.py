@@ -5,7 +5,7 @@ live server alone: no worker is needed to draw a page."""
 
 import pytest
 
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import artifact, log_in
 from tests.factories import UserFactory, play_on, started_game
 
 pytestmark = pytest.mark.e2e
@@ -94,3 +94,73 @@ def test_the_menu_is_one_line_at_1280_px_in_every_language(pages):
             round(box["y"]) for box in (links.nth(i).bounding_box() for i in range(links.count()))
         }
         assert len(tops) == 1, (language, tops)
+
+
+# What runs past the screen or past the round summary's box (a cell of the summary), and each
+# meld of three cards or fewer broken over two lines, on a table at `width` px.
+SPILLS = """
+(width) => {
+  const found = [];
+  const page = document.documentElement.scrollWidth;
+  if (page > width) found.push(`the page is ${page} px wide`);
+  for (const summary of document.querySelectorAll("#table .round-summary")) {
+    const box = summary.getBoundingClientRect();
+    for (const cell of summary.querySelectorAll("th, td")) {
+      const right = cell.getBoundingClientRect().right;
+      if (right > box.right + 0.5) {
+        found.push(`"${cell.textContent.trim().slice(0, 20)}" ends at ${Math.round(right)} px,`
+          + ` past the summary's ${Math.round(box.right)} px`);
+      }
+    }
+  }
+  for (const meld of document.querySelectorAll("#table .meld")) {
+    const cards = [...meld.querySelectorAll(".pc")];
+    const lines = new Set(cards.map((card) => Math.round(card.getBoundingClientRect().top)));
+    if (cards.length <= 3 && lines.size > 1) found.push(`a meld of ${cards.length} on two lines`);
+  }
+  return found;
+}
+"""
+
+
+def pages_of(user, playing, finished) -> list[str]:
+    """The pages a player reads, beside the tables."""
+    return [
+        "/", "/lobby/", "/friends/", "/leaderboard/", "/games/new/", "/notices/", "/how-to-play/",
+        "/accounts/notifications/", "/accounts/vacation/", f"/players/{user.username}/",
+        f"/games/{playing.pk}/history/", f"/games/{playing.pk}/chat/",
+        f"/games/{finished.pk}/replay/", f"/games/{finished.pk}/review/",
+    ]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_table_and_its_round_summary_fit_360_px_in_every_language(pages):
+    """A game in play (the last round's summary open above the hand) and a finished game (its
+    last round's summary, the ranking, the scoresheet), at 360 px in each language: nothing runs
+    past the screen or past the summary's box (Dutch "Strafpunten" did, to 385 px), and no meld
+    of three cards breaks over two lines (they did, 2 + 1); nor does a player's other pages."""
+    people = [UserFactory(display_name="Alice"), UserFactory(display_name="Bram")]
+    playing = started_game(people)
+    play_on(playing, until=lambda game: game.round_index == 1)
+    playing.refresh_from_db()
+    finished = started_game(people)
+    play_on(finished)
+    found = []
+    for language in LANGUAGES:
+        for user in people:
+            user.language = language
+            user.save(update_fields=["language"])
+        page = pages(playing.seats.get(index=playing.to_move_seat).user, 360, language)
+        for game in (playing, finished):
+            page.goto(f"/games/{game.pk}/")
+            assert page.locator("#table .round-summary").count() == 1
+            found += [
+                f"{language}, game {game.pk}: {spill}" for spill in page.evaluate(SPILLS, 360)
+            ]
+        page.screenshot(path=str(artifact(f"round-summary-finished-{language}-360px.png")),
+                        full_page=True)  # fmt: skip
+        for path in pages_of(user, playing, finished):
+            page.goto(path)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            found += [f"{language}, {path}: {width} px"] if width > 360 else []
+    assert not found, "\n".join(found)

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engine import Discard, GameState, GoOut
-from games.engine.bots.review import judge
+from games.engine.bots.review import ACCURATE_WITHIN, judge
 from games.models import Game
 from games.presentation import card_info
 from games.selectors.advice import _hint_choice
@@ -47,7 +47,7 @@ def test_the_advice_is_the_hard_levels_choice_and_names_only_what_the_seat_sees(
     client = Client()
     client.force_login(person)
     seat = game.seats.get(user=person).index
-    asked = agreed = reasoned = 0
+    asked = agreed = reasoned = costed = 0
     while game.round_index < 3:
         game.refresh_from_db()
         if game.to_move_seat != seat:
@@ -68,12 +68,25 @@ def test_the_advice_is_the_hard_levels_choice_and_names_only_what_the_seat_sees(
         assert named(html) <= visible, (html, visible)
         agreed += "The hint agrees." in html
         reasoned += "goes with" in html or "keeps the" in html  # why, where the hint differs
+        # What the hint's choice costs, in the review's words and measure (plain: no "after
+        # your next draw"): the judge's cost of the hint's choice, in the seat's own points.
+        assert "next draw" not in html
+        cost = re.search(r"is expected to cost you about (\d+) points? this round", html)
+        if (
+            decision is not None
+            and decision.cost >= ACCURATE_WITHIN
+            and decision.best != decision.chosen
+        ):
+            assert cost and int(cost[1]) == round(decision.cost), html
+            costed += 1
+        else:
+            assert cost is None
         asked += 1
         version = game.version
         play_one(game, {seat: person}, choose=lambda _legal, best=best: best)
         game.refresh_from_db()
         assert game.version == version + 1  # asking changed nothing; the move went in
-    assert asked > 20 and 0 < agreed < asked and reasoned > 0
+    assert asked > 20 and 0 < agreed < asked and reasoned > 0 and costed > 0
 
 
 @pytest.fixture

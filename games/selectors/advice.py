@@ -1,6 +1,7 @@
 """The hard bot's advice at the table, asked for by the player on their turn: what the hard
 level would do from their seat's view (the review's judge: engine bots/review.py), beside what
-the hint (the least penalty now) would do, and what that gives up.
+the hint (the least penalty now) would do, and what the hint's choice is expected to cost in the
+player's own penalty points this round (the review's measure).
 
 It is its own request, made when the player asks: the judge costs milliseconds to a little over
 a hundred (docs/bots.md, "Game review"), too much for every render of the table. It is offered
@@ -13,13 +14,13 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ..engine import Action, Discard, Draw, GameState, GoOut, PlayerView, arrange
+from ..engine import Action, Discard, Draw, GameState, GoOut, PlayerView
 from ..engine.bots.review import ACCURATE_WITHIN, judge
 from ..engine.bots.simple import best_going_out, choose_draw, ranked_discards
 from ..errors import GameError
 from ..models import Game, Seat
 from ..presentation import card_info
-from .hints import take_reasons, throw_reasons
+from .hints import choice_reasons
 
 
 def offered(game: Game, seat: Seat | None) -> bool:
@@ -49,9 +50,10 @@ def advice(game: Game, seat: Seat | None, version: int | None) -> dict[str, Any]
     best = greedy if decision is None else decision.best
     gives_up = 0 if decision is None or decision.cost < ACCURATE_WITHIN else round(decision.cost)
     agrees = best == greedy
+    hand, wild = view.hand or (), view.wild_rank
     return {
         "best": _words(best, view),
-        "why": [] if agrees else _reasons(best, view),
+        "why": [] if agrees else choice_reasons(best, hand, view.top_discard, wild, view.rules),
         "agrees": agrees,
         "draw": view.phase == "draw",
         "gives_up": gives_up,
@@ -68,21 +70,6 @@ def _hint_choice(view: PlayerView) -> Action:
         return going_out
     assert view.seat is not None, "a seat's own view"
     return Discard(view.seat, ranked_discards(view)[0][1])
-
-
-def _reasons(action: Action, view: PlayerView) -> list[str]:
-    """Why the hard bot's choice, where the hint does not say it already: what a card taken
-    goes with, or what a throw keeps together."""
-    assert view.hand is not None, "a seat's own view"
-    hand, wild, rules = list(view.hand), view.wild_rank, view.rules
-    if isinstance(action, Draw):
-        if action.source == "discard" and view.top_discard is not None:
-            return take_reasons(view.top_discard, hand, wild, rules)
-        return []
-    if isinstance(action, GoOut):
-        return []
-    hand.remove(action.card)
-    return throw_reasons(action.card, hand, arrange(hand, wild, rules).deadwood, wild, rules)
 
 
 def _words(action: Action, view: PlayerView) -> str:

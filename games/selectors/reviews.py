@@ -1,6 +1,11 @@
 """A game's review as a page shows it (games/reviews.py makes it): a seat's decisions that cost
-most first, each round's figures and hands after it ended, and the game's accuracy; and a
-player's accuracy over their latest reviewed games, for the profile.
+most first (with why the hard bot's choice was the stronger, and a link to the move in the
+replay), each round's figures and hands after it ended, and the game's accuracy; and a player's
+accuracy over their latest reviewed games, for the profile.
+
+The figures (engine bots/review.py): a decision's cost is what it was expected to cost in the
+player's own penalty points; a round's points given up are those costs added up, at most the
+penalty it ended with, so the game's are at most the penalty of the rounds reviewed.
 
 Who sees what: a person's review is shown to them from the end of each round (their own cards
 at their own decisions, and the round's hands, which everyone saw at its end); to anyone else
@@ -25,6 +30,7 @@ from ..presentation import (
     round_wild_rank,
     sort_hand,
 )
+from .hints import choice_reasons
 from .ratings import line_chart
 
 COSTLY_SHOWN = 10  # the costliest decisions listed first
@@ -61,20 +67,42 @@ def action_words(action: Action, wild_rank: int, top: Card | None) -> str:
 
 
 def _decision(data: dict[str, Any], rules: Rules, round_index: int) -> dict[str, Any]:
+    """A stored decision as the page shows it; "move" is its number in the game (the replay's
+    "Move n of N" after it), "why" is filled for the costliest (_with_reasons)."""
     wild = round_wild_rank(rules, round_index)
     chosen, best = action_from_dict(data["chosen"]), action_from_dict(data["best"])
     top = Card.from_token(data["top"]) if data["top"] else None
+    hand = [Card.from_token(token) for token in data["hand"]]
     return {
         "move": data["i"] + 1,
         "round": round_index + 1,
         "wild": rank_plural(wild),
-        "hand": cards_info(sort_hand(map(Card.from_token, data["hand"]), None, wild), wild),
+        "wild_rank": wild,
+        "cards": hand,
+        "best_action": best,
+        "top_card": top,
+        "hand": cards_info(sort_hand(hand, None, wild), wild),
         "top": card_info(top, wild) if top else None,
         "chosen": action_words(chosen, wild, top),
         "best": action_words(best, wild, top),
         "cost": data["cost"],
         "points": round(data["cost"]),
+        "passed_out": data.get("out", False),
+        "why": [],
     }
+
+
+def _costly(decision: dict[str, Any]) -> bool:
+    return bool(decision["cost"] >= COSTLY_FROM or decision["passed_out"])
+
+
+def _with_reasons(decision: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """The decision, with why the hard bot's choice was the stronger, in a sentence or two."""
+    why = choice_reasons(
+        decision["best_action"], decision["cards"], decision["top_card"], decision["wild_rank"],
+        rules,
+    )  # fmt: skip
+    return {**decision, "why": why[:2]}
 
 
 def review_page(game: Game, shown: Seat) -> dict[str, Any]:
@@ -86,30 +114,39 @@ def review_page(game: Game, shown: Seat) -> dict[str, Any]:
     # The round results alone: the rest of the state (hands, stock, piles) is not read here.
     results = [RoundResult.from_dict(r) for r in (game.state or {}).get("round_results", ())]
     rounds, costly = [], []
+    penalty = expected = 0.0
     for review in stored:
         decisions = [_decision(d, rules, review.round_index) for d in review.decisions]
-        costly += [d for d in decisions if d["cost"] >= COSTLY_FROM]
+        costly += [d for d in decisions if _costly(d)]
         result = next((r for r in results if r.round_index == review.round_index), None)
+        round_penalty = result.penalties[shown.index] if result else None
+        round_expected = sum(d["cost"] for d in decisions)
+        penalty += round_penalty or 0
+        expected += round_expected
         rounds.append(
             {
                 "number": review.round_index + 1,
                 "judged": review.judged,
                 "accuracy": accuracy(review.judged, review.accurate),
                 "lost": round(review.lost),
-                "costly": [d for d in decisions if d["cost"] >= COSTLY_FROM],
+                "expected": round(round_expected),
+                "penalty": round_penalty,
+                "costly": [d for d in decisions if _costly(d)],
                 "summary": round_summary(result, names) if result else None,
             }
         )
-    costly.sort(key=lambda d: (-d["cost"], d["move"]))
+    costly.sort(key=lambda d: (-d["cost"], -d["passed_out"], d["move"]))
     judged = sum(r.judged for r in stored)
     return {
         "shown": shown,
         "rounds": rounds,
-        "costly": costly[:COSTLY_SHOWN],
+        "costly": [_with_reasons(d, rules) for d in costly[:COSTLY_SHOWN]],
         "judged": judged,
         "accurate": (accurate := sum(r.accurate for r in stored)),
         "accuracy": accuracy(judged, accurate),
         "lost": round(sum(r.lost for r in stored)),
+        "expected": round(expected),
+        "penalty": round(penalty),
         "waiting": len(results) - len(stored),
         "reviewable": [s for s in game.seats.all() if not s.user.is_bot],
     }

@@ -3,6 +3,7 @@ a slice of CPU at a time, giving way to pressing work; and shown on their page o
 may see them (games/selectors/reviews.py)."""
 
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -10,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import reviews
-from games.models import Game, RoundReview
+from games.models import Game, Move, RoundReview
 from tests.factories import UserFactory, finish_game, play_on, started_game
 
 pytestmark = pytest.mark.django_db
@@ -149,3 +150,54 @@ def test_the_command_queues_the_finished_games_that_have_no_review(duel, monkeyp
     asked.clear()
     call_command("review_games", "--limit", "5", stdout=io.StringIO())
     assert asked == [later.pk]
+
+
+@pytest.fixture
+def finished(moves_unlimited, settings):
+    """A whole game between a person (playing as the medium level would) and a bot, its
+    review made."""
+    settings.REVIEW_SLICE_SECONDS = 60
+    person = UserFactory()
+    game = started_game([person], bots="medium", seat_count=2)
+    play_on(game, level="medium")
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    reviews.game_review(game_id=game.pk)
+    client = Client()
+    client.force_login(person)
+    return game, person, client
+
+
+def test_the_move_a_review_names_is_the_move_the_replay_shows(finished):
+    """ "Round 3 (5s wild), move 57 · in the replay" opens the replay at "Move 57 of N", whose
+    last move is the one reviewed: the person's."""
+    game, person, client = finished
+    page = client.get(reverse("game_review", args=[game.pk])).content.decode()
+    replay = reverse("game_replay", args=[game.pk])
+    links = re.findall(rf'move (\d+)</strong> · <a href="{replay}\?step=(\d+)"', page)
+    assert len(links) >= 3
+    seat = game.seats.get(user=person).index
+    for move, step in links[:3]:
+        assert step == move
+        shown = client.get(replay, {"step": step}).content.decode()
+        assert f"Move {move} of {game.version}" in shown
+        assert Move.objects.get(game=game, seq=int(move) - 1).seat == seat
+
+
+def test_the_page_s_points_given_up_are_at_most_the_penalty_and_say_why(finished):
+    """The game's points given up are never more than the penalty the person scored in the
+    rounds reviewed; each costly decision says why the hard bot's choice was the stronger."""
+    game, person, client = finished
+    text = client.get(reverse("game_review", args=[game.pk])).content.decode()
+    seat = game.seats.get(user=person).index
+    scored = sum(r["seats"][seat]["penalty"] for r in game.state["round_results"])
+    found = re.search(r"Given up by choices: about (\d+) of the (\d+) penalty points", text)
+    assert found, "the game's figures"
+    given_up, penalty = int(found[1]), int(found[2])
+    assert penalty == scored and given_up <= penalty
+    stored = RoundReview.objects.filter(seat__game=game, seat__index=seat)
+    assert all(r.lost <= game.state["round_results"][r.round_index]["seats"][seat]["penalty"]
+               for r in stored)  # fmt: skip
+    assert "expected to cost about" in text
+    reasons = ("towards a run", "towards a set", "goes with none", "Going out ends the round")
+    assert any(reason in text for reason in reasons)

@@ -136,6 +136,35 @@ def test_the_menu_folds_away_on_a_phone_and_opens_without_javascript(browser, si
         context.close()
 
 
+MEDIA = """() => ["(hover: none)", "(pointer: coarse)", "(any-hover: hover)", "(any-pointer: fine)"]
+  .filter((query) => matchMedia(query).matches)"""
+
+
+@pytest.mark.parametrize(
+    "device, keys_shown",
+    [({"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}, False),
+     ({"viewport": {"width": 1280, "height": 900}}, True)],
+    ids=["phone", "desktop"],
+)  # fmt: skip
+def test_the_keyboard_help_shows_only_where_there_is_a_keyboard(browser, site, device, keys_shown):
+    """The hand's "Keys: ← and → ..." line is for a keyboard: a phone (touch, 390 px) does not
+    show it; a desktop does."""
+    context = browser.new_context(base_url=site, locale="en", **device)
+    try:
+        page = context.new_page()
+        me = UserFactory(table_tour_done=True)
+        game = started_game([me], seat_count=2, bots="medium")
+        log_in(page, me)
+        page.goto(f"/games/{game.pk}/")
+        keys = page.locator("#table .my-hand .keys")
+        page.locator("#table .my-hand .keys:not([hidden])").wait_for(state="attached")
+        assert keys.is_visible() == keys_shown, page.evaluate(MEDIA)
+        name = "phone-390" if not keys_shown else "desktop-1280"
+        page.screenshot(path=str(artifact(f"table-keys-{name}px.png")))
+    finally:
+        context.close()
+
+
 def test_a_new_account_takes_the_browsers_time_zone(browser, site):
     context = browser.new_context(base_url=site, timezone_id="Asia/Jakarta", locale="en")
     try:

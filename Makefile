@@ -17,9 +17,11 @@ FIND_PYTHON = for c in python3.13 python3.12 python3 python; do \
 
 .PHONY: run test check lock faulttest nodetest lint format bench loadtest venv migrate clean translations messages
 
+# Without pip (its own install took most of a fresh `make run`'s first 15 s): uv installs
+# everything, itself put in by the chosen Python's pip, or by the venv's own where it has none.
 $(PY):
 	@py=$$($(FIND_PYTHON)) || { echo "No Python >= 3.12 found. Install one: 'apt-get install python3.13' (Debian 13) or 'pyenv install 3.12'." >&2; exit 1; }; \
-	echo "Using $$py"; $$py -m venv $(VENV)
+	echo "Using $$py"; $$py -m venv --without-pip $(VENV)
 
 # Dependencies come from the lock files in requirements/ (every package pinned, with its hashes),
 # made from pyproject.toml by `make lock`; the project itself is installed on top, without them.
@@ -27,7 +29,9 @@ $(PY):
 UV := $(VENV)/bin/uv
 INSTALL := $(UV) pip install --quiet --python $(PY)
 $(UV): $(PY)
-	$(PY) -m pip install -q 'uv==0.13.9'
+	@base=$$($(PY) -c 'import sys; print(sys._base_executable)'); \
+	$$base -m pip --python $(PY) install -q 'uv==0.13.9' 2>/dev/null || \
+	  { $(PY) -m ensurepip -q && $(PY) -m pip install -q 'uv==0.13.9'; }
 
 $(STAMP): $(UV) requirements/dev.txt
 	$(INSTALL) --require-hashes -r requirements/dev.txt
@@ -60,12 +64,11 @@ migrate: $(STAMP)
 	$(PY) manage.py migrate --noinput
 
 # DEBUG off (the site's own error pages, static files collected into var/ and served by
-# whitenoise); `DEBUG=1 make run` for development.
+# whitenoise); `DEBUG=1 make run` for development; `make run ADDRPORT=127.0.0.1:8001` serves at
+# another address. serve --prepare migrates, collects the static files and makes the bot accounts
+# in its own process first (a command each would load Django three more times).
 run: $(STAMP) translations
-	$(PY) manage.py migrate --noinput
-	$(PY) manage.py collectstatic --noinput --verbosity 0
-	$(PY) manage.py ensure_bots
-	$(PY) manage.py serve
+	$(PY) manage.py serve --prepare $(ADDRPORT)
 
 # In parallel, a process per core (pytest-xdist; each its own test database and Redis database),
 # the slowest tests listed at the end. PYTEST_ARGS adds to it, e.g. PYTEST_ARGS='-k chat'.

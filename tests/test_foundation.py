@@ -204,3 +204,41 @@ def test_an_unexpected_error_is_a_styled_500_that_needs_no_database(rf):
     except RuntimeError:
         response = server_error(rf.get("/"))
     assert response.status_code == 500 and "Something went wrong" in response.content.decode()
+
+
+@pytest.mark.slow
+def test_serve_prepare_migrates_makes_the_bots_serves_then_starts_the_worker(tmp_path):
+    """`make run` is `serve --prepare`: on an empty var/ it migrates, collects the static files
+    and makes the bot accounts in its own process, answers the first page, and only then starts
+    the worker (whose start is proved by its heartbeat through the embedded broker)."""
+    import signal
+    import sqlite3
+
+    import requests
+
+    from tests.workers import free_port, port_taken, wait_for
+
+    port, smtp = free_port(), free_port()
+    drop = ("REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SITE_URL")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    env.update(VAR_DIR=str(tmp_path), MAIL_PLAY_SMTP=f"127.0.0.1:{smtp}")
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--prepare", f"127.0.0.1:{port}"], cwd=ROOT,
+        env=env, stdout=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    database = tmp_path / "db.sqlite3"
+
+    def rows(sql):
+        with contextlib.closing(sqlite3.connect(database)) as db:
+            return db.execute(sql).fetchall()
+
+    try:
+        assert wait_for(lambda: port_taken(port), timeout=180)
+        assert requests.get(f"http://127.0.0.1:{port}/", timeout=30).status_code == 200
+        assert (tmp_path / "staticfiles" / "css" / "site.css").exists()
+        bots = rows("SELECT username FROM accounts_user WHERE username LIKE 'bot-%'")
+        assert {"bot-easy", "bot-medium", "bot-hard", "bot-random"} <= {b for (b,) in bots}
+        assert wait_for(lambda: rows("SELECT name FROM games_heartbeat"), timeout=120)
+    finally:
+        os.killpg(serve.pid, signal.SIGTERM)
+        serve.wait(timeout=60)

@@ -11,6 +11,7 @@ import time
 
 import uvicorn
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 # What a connection may hold (docs/operations.md gives the same to production's uvicorn): an idle
@@ -59,24 +60,38 @@ class Child:
             self.process.kill()
 
 
+def answers(addrport: str) -> bool:
+    host, _, port = addrport.rpartition(":")
+    with socket.socket() as probe:
+        return probe.connect_ex((host or "127.0.0.1", int(port))) == 0
+
+
 class Command(BaseCommand):
     help = "Run the web server with a Celery worker and beat beside it (the embedded default)."
 
     def add_arguments(self, parser):
         parser.add_argument("addrport", nargs="?", default="127.0.0.1:8000")
         parser.add_argument(
+            "--prepare",
+            action="store_true",
+            help="Migrate, collect the static files and make the bot accounts first (make run).",
+        )
+        parser.add_argument(
             "--verbose",
             action="store_true",
             help="Log every task the worker runs and every beat, and every table poll.",
         )
 
-    def handle(self, *args, addrport, verbose, **options):
+    def handle(self, *args, addrport, prepare, verbose, **options):
         host, _, port = addrport.rpartition(":")
         for taken in (addrport, settings.MAIL_PLAY_SMTP):  # a server exits hard on a taken port
-            taken_host, _, taken_port = taken.rpartition(":")
-            with socket.socket() as probe:
-                if probe.connect_ex((taken_host or "127.0.0.1", int(taken_port))) == 0:
-                    raise CommandError(f"{taken} is already in use: stop what serves there first.")
+            if answers(taken):
+                raise CommandError(f"{taken} is already in use: stop what serves there first.")
+        if prepare:
+            # In this process: each command of its own would load Django again (seconds each).
+            call_command("migrate", interactive=False)
+            call_command("collectstatic", interactive=False, verbosity=0)
+            call_command("ensure_bots")
         level = "INFO" if verbose else "WARNING"
         if "SITE_URL" not in os.environ:  # mail links point at this server, whatever its port
             os.environ["SITE_URL"] = settings.SITE_URL = f"http://{host or '127.0.0.1'}:{port}"
@@ -88,25 +103,28 @@ class Command(BaseCommand):
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         schedule = settings.CELERY_BEAT_SCHEDULE_FILENAME
         write = self.stdout.write
-        children = [
-            Child("worker", [*celery, "worker", "-l", level, "--concurrency", "2"], env, write),
-            Child("beat", [*celery, "beat", "-l", level, "--schedule", schedule], env, write),
+        background = [
+            ("worker", [*celery, "worker", "-l", level, "--concurrency", "2"]),
+            ("beat", [*celery, "beat", "-l", level, "--schedule", schedule]),
             # Replies to turn mails, by SMTP (games/mailplay/smtp.py).
-            Child(
-                "mail server",
-                [sys.executable, str(settings.BASE_DIR / "manage.py"), "mail_server"],
-                env,
-                write,
-            ),
+            ("mail server", [sys.executable, str(settings.BASE_DIR / "manage.py"), "mail_server"]),
         ]
+        children: list[Child] = []
         stopping = threading.Event()
 
         def supervise():
+            # The web first: each child loads Django too, and on a machine of two cores they
+            # held back the first page by seconds. They start once the web answers.
+            while not answers(addrport) and not stopping.wait(0.1):
+                pass
+            if not stopping.is_set():
+                children.extend(Child(name, argv, env, write) for name, argv in background)
             while not stopping.wait(1):
                 for child in children:
                     child.check()
 
-        threading.Thread(target=supervise, daemon=True).start()
+        supervisor = threading.Thread(target=supervise, daemon=True)
+        supervisor.start()
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         self.stdout.write(self.style.SUCCESS(f"Three Thirteen is at http://{addrport}/"))
         self.stdout.write(f"Replies to turn mails are taken by SMTP at {settings.MAIL_PLAY_SMTP}.")
@@ -126,5 +144,6 @@ class Command(BaseCommand):
             )
         finally:
             stopping.set()
+            supervisor.join(timeout=30)
             for child in children:
                 child.stop()

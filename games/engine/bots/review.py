@@ -112,9 +112,10 @@ def judge(view: PlayerView, chosen: Action) -> Decision | None:
     pricer = _draw_values if view.phase == "draw" else _throw_values
     outlook = None if view.last_turns else _Outlook(view, knowledge_of(view))
     hard, bounds = pricer(view, chosen, outlook)
+    own = hard  # the round's last turns: the penalty left, on both scales
     if outlook is not None:
         outlook.own = True
-    own, _bounds = pricer(view, chosen, outlook)
+        own, _bounds = pricer(view, chosen, outlook)
     times = view.rules.round_multiplier(view.wild_rank)
     worth = {a: times * min(max(0.0, v), bounds[a]) for a, v in own.items()}
     best = min(hard, key=lambda action: (hard[action], _order(action, view)))

@@ -22,7 +22,7 @@ from .engine import Rules, action_from_dict
 from .engine.bots.review import RoundReview as Reviewed
 from .engine.bots.review import review
 from .health import queue_depths
-from .models import Game, Move, RoundReview, Seat
+from .models import PRICED_BEFORE, Game, Move, RoundReview, Seat
 from .oncommit import enqueue_now
 
 logger = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ def game_review(*, game_id: int) -> int:
     if game is None or game.status == Game.Status.OPEN:
         return 0
     people = {s.index: s for s in Seat.objects.filter(game=game, user__is_bot=False)}
+    RoundReview.objects.filter(PRICED_BEFORE, seat__game=game).delete()  # made again below
     reviewed = RoundReview.objects.filter(seat__game=game, seat__user__is_bot=False)
     done = set(reviewed.values_list("seat__index", "round_index"))
     # The rounds that have ended (of a game ended early, not its last).

@@ -31,7 +31,7 @@ from .moderation import PLAYER_REPORT_NOTE_MAX_LENGTH, ModerationAction, PlayerR
 from .outbox import Notification
 from .quick import QUICK_PRESETS, QuickPreset, Seek
 from .ratings import Rating, RatingChange
-from .review import RoundReview
+from .review import PRICED_BEFORE, RoundReview
 from .social import CHAT_MESSAGE_MAX_LENGTH, ChatMessage, ChatReport, Follow, Mute
 from .tournaments import (
     TOURNAMENT_MAX_PLAYERS,
@@ -50,6 +50,7 @@ __all__ = [
     "DIVISION_SIZE_MIN",
     "MAX_TIMEOUTS_LIMIT",
     "PLAYER_REPORT_NOTE_MAX_LENGTH",
+    "PRICED_BEFORE",
     "QUICK_PRESETS",
     "TIME_PER_MOVE_DAYS",
     "TOURNAMENT_MAX_PLAYERS",

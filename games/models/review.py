@@ -39,3 +39,10 @@ class RoundReview(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat} round {self.round_index + 1}: {self.accurate}/{self.judged}"
+
+
+# A review stored by the code before migration 0026 priced it in the player's own points: its
+# decisions have no "bound". An old worker may still store one while a new version rolls out
+# (docs/operations.md, "Upgrades without a stop"); the page counts it as waiting and the task
+# makes it again.
+PRICED_BEFORE = Q(decisions__0__isnull=False) & ~Q(decisions__0__has_key="bound")

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 
 from ..engine import Action, Card, Discard, Draw, RoundResult, Rules, action_from_dict
-from ..models import Game, RoundReview, Seat
+from ..models import PRICED_BEFORE, Game, RoundReview, Seat
 from ..presentation import (
     card_info,
     cards_info,
@@ -110,7 +110,10 @@ def review_page(game: Game, shown: Seat) -> dict[str, Any]:
     as viewer.game_for_viewer reads it."""
     rules = Rules.from_dict(game.rules)
     names = [s.user.name for s in game.seats.all()]
-    stored = list(RoundReview.objects.filter(seat=shown).order_by("round_index"))
+    # A round stored priced the old way is waiting: the page asks for it again.
+    stored = list(
+        RoundReview.objects.filter(seat=shown).exclude(PRICED_BEFORE).order_by("round_index")
+    )
     # The round results alone: the rest of the state (hands, stock, piles) is not read here.
     results = [RoundResult.from_dict(r) for r in (game.state or {}).get("round_results", ())]
     rounds, costly = [], []

@@ -201,3 +201,28 @@ def test_the_page_s_points_given_up_are_at_most_the_penalty_and_say_why(finished
     assert "expected to cost about" in text
     reasons = ("towards a run", "towards a set", "goes with none", "Going out ends the round")
     assert any(reason in text for reason in reasons)
+
+
+def test_a_review_stored_the_old_way_is_made_again(duel, settings, monkeypatch):
+    """A round reviewed by the code before the player's own points (its decisions have no
+    "bound"), as an old worker may store one while a new version rolls out: the page counts it
+    as waiting and asks for it, and the next run makes it again, within the round's penalty."""
+    game, person = duel
+    settings.REVIEW_SLICE_SECONDS = 60
+    reviews.game_review(game_id=game.pk)
+    old = RoundReview.objects.get(seat__game=game, round_index=0)
+    old.decisions = [
+        {k: v for k, v in d.items() if k not in ("bound", "out")} for d in old.decisions
+    ]
+    old.lost = 47.0
+    old.save()
+    asked = []
+    monkeypatch.setattr("games.views.play.review_requested", asked.append)
+    client = Client()
+    client.force_login(person)
+    page = client.get(reverse("game_review", args=[game.pk])).content.decode()
+    assert "1 more round is being made" in page and asked == [game.pk]
+    assert reviews.game_review(game_id=game.pk) == 1
+    again = RoundReview.objects.get(seat__game=game, round_index=0)
+    penalty = game.state["round_results"][0]["seats"][again.seat.index]["penalty"]
+    assert all("bound" in d for d in again.decisions) and again.lost <= penalty

@@ -124,11 +124,14 @@ def task_sent(headers: dict | None = None, **kwargs: Any) -> None:
 def task_strategy(task: Any, app: Any, consumer: Any, **kwargs: Any) -> Callable:
     """How the worker takes a task's message (Celery's own way, CELERY_TASK_ANNOTATIONS), under
     the id the task was sent with: Celery logs "Task … received" then, before the task runs (and
-    task_started takes the id up), and that line carries the id as the task's later lines do."""
+    task_started takes the id up), and that line carries the id as the task's later lines do. A
+    task sent without one (beat's) is given its id here, in the headers its run reads."""
     take = celery_strategy.default(task, app, consumer, **kwargs)
 
     def take_traced(message: Any, *args: Any, **kwargs: Any) -> Any:
-        token = REQUEST_ID.set(str((message.headers or {}).get("request_id") or ""))
+        headers = message.headers if message.headers is not None else {}
+        headers["request_id"] = str(headers.get("request_id") or "") or uuid.uuid4().hex
+        token = REQUEST_ID.set(headers["request_id"])
         try:
             return take(message, *args, **kwargs)
         finally:

@@ -187,24 +187,31 @@ def test_a_moves_request_id_follows_it_into_the_task_and_the_mail_it_sent(worker
 
 
 @pytest.fixture
-def received_lines(caplog):
-    """Celery's "received" lines, asked for before the worker starts: its strategy reads the
-    logger's level once, when it is made."""
+def received_lines():
+    """Celery's "received" lines logged, asked for before the worker starts: its strategy reads
+    the logger's level once, when it is made."""
     import logging
 
-    caplog.set_level(logging.INFO, logger="celery.worker.strategy")
-    caplog.set_level(logging.INFO, logger="threethirteen")
-    return caplog
+    strategy = logging.getLogger("celery.worker.strategy")
+    level = strategy.level
+    strategy.setLevel(logging.INFO)
+    yield
+    strategy.setLevel(level)
 
 
 def test_the_workers_received_line_carries_the_request_id_as_its_later_lines_do(
-    received_lines, worker
+    received_lines, worker, caplog
 ):
     """Celery logs "Task … received" as it takes the message, before the task runs: that line
     too carries the id the task was queued with (games/tracing.py)."""
+    import logging
+
     from games.models import Heartbeat
     from games.tracing import REQUEST_ID
 
+    # Once the worker has set up logging (Django's settings, applied again, reset this one).
+    caplog.set_level(logging.INFO, logger="threethirteen")
+    caplog.set_level(logging.INFO, logger="celery.worker.strategy")
     token = REQUEST_ID.set("queued-by-request-0001")
     try:
         queued = tasks.heartbeat.delay("traced")
@@ -213,7 +220,7 @@ def test_the_workers_received_line_carries_the_request_id_as_its_later_lines_do(
     assert wait_for(lambda: Heartbeat.objects.filter(name="traced").exists())
 
     def ids(logger):
-        said = [r for r in received_lines.records if r.name == logger]
+        said = [r for r in caplog.records if r.name == logger]
         return [
             r.request_id for r in said if queued.id in r.getMessage() + getattr(r, "task_id", "")
         ]
@@ -221,6 +228,10 @@ def test_the_workers_received_line_carries_the_request_id_as_its_later_lines_do(
     assert wait_for(lambda: ids("threethirteen.task"))  # the task's own line, once it returns
     assert ids("threethirteen.task") == ["queued-by-request-0001"]
     assert ids("celery.worker.strategy") == ["queued-by-request-0001"]
+    # Queued outside a request (as beat queues): one new id, on both lines.
+    queued = tasks.heartbeat.delay("traced")
+    assert wait_for(lambda: ids("threethirteen.task"))
+    assert ids("celery.worker.strategy") == ids("threethirteen.task") != [""]
 
 
 def test_a_reminder_is_sent_exactly_once_though_the_sweep_runs_twice(worker):

@@ -5,6 +5,7 @@ import pytest
 from django.urls import reverse
 
 from config.celery import app as celery_app
+from tests.metrics import TOKEN, scrape
 
 pytestmark = pytest.mark.django_db
 
@@ -46,22 +47,6 @@ def test_healthz_is_503_when_the_broker_does_not_answer(client, monkeypatch):
     body = response.json()
     assert body["broker"]["ok"] is False
     assert body["database"]["ok"] is True
-
-
-TOKEN = "metrics-token-for-tests-0123456789"
-
-
-def scrape(client, token=TOKEN) -> dict[str, float]:
-    """/metrics read as Prometheus would: each sample line's name{labels} and value."""
-    response = client.get(reverse("metrics"), HTTP_AUTHORIZATION=f"Bearer {token}")
-    assert response.status_code == 200, response.status_code
-    assert response["Content-Type"].startswith("text/plain; version=")
-    samples = {}
-    for line in response.content.decode().splitlines():
-        if line and not line.startswith("#"):
-            name, value = line.rsplit(" ", 1)
-            samples[name] = float(value)
-    return samples
 
 
 def test_metrics_are_not_public(client, settings):

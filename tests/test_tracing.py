@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import UserFactory
-from tests.test_health import TOKEN, scrape
+from tests.metrics import TOKEN, scrape
 
 pytestmark = pytest.mark.django_db
 

@@ -54,12 +54,15 @@ def test_the_fault_runs_empty_the_queue_a_bot_turn_is_sent_to():
 
     bot_queue = queue_of("games.tasks.bot_move")
     assert bot_queue in {queue.name for queue in app.conf.task_queues}
-    with Connection("memory://") as connection:
+    with Connection("memory://") as connection:  # one process's memory: count what is added
+
+        def held() -> dict[str, int]:
+            return {
+                queue.name: connection.default_channel.queue_declare(queue.name).message_count
+                for queue in app.conf.task_queues
+            }
+
+        before = held()
         app.signature("games.tasks.bot_move", args=(7, 12)).apply_async(connection=connection)
-        held = {
-            queue.name: connection.default_channel.queue_declare(queue.name, passive=False)
-            for queue in app.conf.task_queues
-        }
-        assert {name: ok.message_count for name, ok in held.items()} == {
-            queue.name: int(queue.name == bot_queue) for queue in app.conf.task_queues
-        }
+        added = {name: count - before[name] for name, count in held().items()}
+        assert added == {queue.name: int(queue.name == bot_queue) for queue in app.conf.task_queues}

@@ -12,6 +12,10 @@ from ..forms import QuickPlayForm
 from . import lists
 from .seeks import seeks_open
 
+# The page asks this often, while it is shown, whether its invitations changed (a 204 from one
+# small query while they did not): a rematch offered meanwhile shows without a reload.
+INVITATIONS_POLL_SECONDS = 15
+
 
 def dashboard_page(user: User, page: str | None = None) -> dict[str, Any]:
     """Everything templates/games/dashboard.html reads, for `page` of the finished games."""
@@ -19,4 +23,5 @@ def dashboard_page(user: User, page: str | None = None) -> dict[str, Any]:
         **lists.dashboard(user, page=page),
         "quick_form": QuickPlayForm(),
         "seeks": seeks_open(user),
+        "invitations_poll_seconds": INVITATIONS_POLL_SECONDS,
     }

@@ -57,8 +57,7 @@ def invitations_waiting(request):
         return to_login(request, reverse("home"))
     if request.GET.get("i") == lists.invitations_mark(request.user):
         return HttpResponse(status=204)
-    context = lists.dashboard(request.user)
-    return render(request, "games/dashboard.html#invitations", context)
+    return render(request, "games/dashboard.html#invitations", dashboard_page(request.user))
 
 
 @require_POST

@@ -77,9 +77,7 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensure_bots", verbosity=0)
         player = User.objects.create_user(f"bench-{os.getpid()}-{time.time_ns() % 10**6}")
-        game = services.game_create(
-            creator=player, rules=Rules(), seat_count=2, is_public=False, bot_kind=bot, rated=False
-        )
+        game = new_game(player, bot)
         port = free_port()
         env = {**os.environ, "MAIL_PLAY_SMTP": f"{HOST}:{free_port()}", "DEBUG": "0"}
         log = open(settings.VAR_DIR / "bench_bot_answer.log", "ab")  # noqa: SIM115
@@ -147,8 +145,9 @@ class Command(BaseCommand):
             first = True  # it waits for the worker to start: not counted
             while len(timed) < answers:
                 game.refresh_from_db()
-                if game.status != Game.Status.ACTIVE:
-                    break
+                if game.status != Game.Status.ACTIVE:  # another game, as many as it takes
+                    game = new_game(player, bot)
+                    page.goto(f"/games/{game.pk}/")
                 answer = self.turn(page, game, bot)
                 if first:
                     first = False
@@ -165,33 +164,53 @@ class Command(BaseCommand):
         """The person's turn by clicking once their table says it is theirs, then the wait for
         the bot's answer; None when the answer was not the bot's draw and discard alone."""
         page.locator("#table .your-turn").wait_for()
-        game.refresh_from_db()
-        version = game.version
+        game.refresh_from_db()  # nobody else moves now
+        version, round_index = game.version, game.round_index
+        # The turn shows before the table's version mark settles: wait for both.
+        page.wait_for_function(SHOWS_AT_LEAST, arg=version, polling=10)
         for step in (1, 2):
             game.refresh_from_db()
             state = GameState.from_dict(game.state)
             action = CHOOSER.choose(state.view(state.to_move), random.Random(game.version))
             click(page, action)
-            page.locator(f"#table[data-version='{version + step}']").wait_for()
+            # At least: the bot may have answered already when the page is looked at.
+            page.wait_for_function(SHOWS_AT_LEAST, arg=version + step, polling=10)
         shown = time.time()
         game.refresh_from_db()
-        if game.to_move_seat is None or game.version != version + 2:
-            return None
-        before = game.state
-        page.locator("#table .your-turn").wait_for()
+        if game.round_index != round_index or game.status != Game.Status.ACTIVE:
+            return None  # the player's discard ended the round
+        page.wait_for_function(YOUR_TURN_AFTER, arg=version + 2, polling=10)
         seen = time.time()
-        game.refresh_from_db()
-        if game.version != version + 4:
-            return None
+        if shown_version(page) != version + 4:
+            return None  # the round ended, and a new one began
         moves = list(Move.objects.filter(game=game, seq__gte=version + 1).order_by("seq")[:3])
+        if len(moves) < 3 or not (moves[1].by_bot and moves[2].by_bot):
+            return None
         mine, draw, discard = (m.created_at.timestamp() for m in moves)
         return Answer(
             total=seen - shown,
             to_draw=draw - mine,
             to_discard=discard - draw,
             to_page=seen - discard,
-            think=think(game, before, bot),
+            think=think(game, version + 2, bot),
         )
+
+
+# The version the page shows: the marks swapped in with the table's parts (the table's own
+# data-version follows them only once the swap has settled).
+SHOWN = "Number(document.querySelector('#table-marks input[name=v]')?.value)"
+SHOWS_AT_LEAST = f"v => {SHOWN} >= v"
+YOUR_TURN_AFTER = f"v => {SHOWN} > v && document.querySelector('#table .your-turn')"
+
+
+def shown_version(page) -> int:
+    return int(page.evaluate(SHOWN))
+
+
+def new_game(player: User, bot: str) -> Game:
+    return services.game_create(
+        creator=player, rules=Rules(), seat_count=2, is_public=False, bot_kind=bot, rated=False
+    )
 
 
 def context_url(port: int) -> str:
@@ -208,9 +227,13 @@ def click(page, action) -> None:
         page.locator(f"#table form.go-out button[value='{action.card.token}']").click()
 
 
-def think(game: Game, state_data: dict, bot: str) -> float:
-    """The bot's two choices timed again, on the views and random streams its tasks had."""
-    state = GameState.from_dict(state_data)
+def think(game: Game, version: int, bot: str) -> float:
+    """The bot's two choices timed again, from `version` on, on the views and random streams its
+    tasks had."""
+    actions = Move.objects.filter(game=game, seq__lt=version).order_by("seq")
+    state = GameState.replay(
+        Rules.from_dict(game.rules), game.seat_count, game.seed, [m.action for m in actions]
+    )
     spent = 0.0
     for _ in range(2):
         chooser = get_bot(

@@ -168,3 +168,16 @@ def test_a_request_refused_as_bad_or_forbidden_is_the_sites_page_in_the_readers_
     )
     assert bad.status_code == 400
     assert "Bad Request" not in site_page_in(bad, "cs")
+
+
+@pytest.mark.parametrize(
+    "template", ["400.html", "403.html", "403_csrf.html", "404.html", "405.html", "413.html",
+                 "429.html", "500.html", "503.html", "accounts/busy.html"],
+)  # fmt: skip
+def test_every_standalone_page_carries_the_sites_icon(template):
+    """A refusal page is the site's own down to the tab's icon: without the link the browser
+    asks for /favicon.ico, which is a 404."""
+    from django.template.loader import render_to_string
+    from django.templatetags.static import static
+
+    assert f'rel="icon" href="{static("favicon.svg")}"' in render_to_string(template, {})
